@@ -1,0 +1,77 @@
+# vmtune - build, test, install. `make` builds build/vmtune and the workloads;
+# `make check` runs every test. Missing Debian packages are installed (as root)
+# or the one command that would install them is printed.
+
+CC ?= gcc
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/vmtune
+MANDIR = $(PREFIX)/share/man
+
+PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c
+DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libcmocka-dev
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
+ifeq ($(CI),true)
+CFLAGS += -Werror
+endif
+CPPFLAGS += -D_GNU_SOURCE -Ituner -DWORKLOAD_DIR='"$(LIBEXECDIR)"'
+
+B = build
+TUNER_SRC = $(filter-out tuner/main.c,$(wildcard tuner/*.c))
+TUNER_OBJ = $(TUNER_SRC:tuner/%.c=$(B)/tuner/%.o)
+WORKLOADS = mtest01 swapbench
+WORKLOAD_BIN = $(WORKLOADS:%=$(B)/%)
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+all: $(B)/.deps $(B)/vmtune $(WORKLOAD_BIN)
+
+# Installs what is missing (root) or says how. Re-checked when the Makefile changes.
+$(B)/.deps: Makefile
+	@mkdir -p $(B)
+	@missing=""; for d in $(DEBS); do dpkg-query -W -f='$${Status}' $$d 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$d"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing) >$(B)/apt.log 2>&1 \
+				|| { cat $(B)/apt.log; echo "apt-get install failed"; exit 1; }; \
+		else \
+			echo "missing packages; run: sudo apt-get install$$missing"; exit 1; \
+		fi; \
+	fi
+	@touch $@
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+$(B)/tuner/%.o: tuner/%.c tuner/*.h $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/vmtune: $(B)/tuner/main.o $(TUNER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/%: workloads/%.c workloads/*.h tuner/size.h $(B)/tuner/size.o $(B)/.deps
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/tuner/size.o -lm
+
+$(B)/tests/%: tests/unit/%.c $(TUNER_OBJ) tuner/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(TUNER_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
+
+check: all $(UNIT_BIN)
+	@tests/run-all
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(B)/vmtune $(DESTDIR)$(BINDIR)/vmtune
+	install -m 755 $(WORKLOAD_BIN) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 644 man/vmtune.1 $(DESTDIR)$(MANDIR)/man1/vmtune.1
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check install clean
+.SECONDARY:

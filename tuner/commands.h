@@ -1,0 +1,22 @@
+/* commands.h - one entry point per command (tuner/cmd-*.c) and the table in main.c. */
+#ifndef VMTUNE_COMMANDS_H
+#define VMTUNE_COMMANDS_H
+
+struct cmd_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args;
+	const char *summary;
+};
+
+int cmd_knobs(int argc, char **argv);
+int cmd_get(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Shared by commands: print usage for a command, handle --help. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void print_cmd_help(const char *cmd, const char *options);
+
+#endif

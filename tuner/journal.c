@@ -1,0 +1,449 @@
+/* journal.c - originals are fsync'd to STATE/journal before the first write, and a
+ * lock (STATE/lock) lets one vmtune change settings at a time. The journal is a
+ * stack: undo walks it backwards, so nested changes unwind to the true originals. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "journal.h"
+#include "swap.h"
+#include "vmtune.h"
+
+#define JOURNAL_MAX 256
+#define JOURNAL_HEADER "# vmtune journal v1: kind mode pid name path value"
+
+struct entry {
+	enum journal_kind kind;
+	char mode; /* 'T' transient, 'K' kept */
+	long pid;
+	char name[64];
+	char path[PATH_MAX];
+	char raw[64];
+};
+
+static struct entry entries[JOURNAL_MAX];
+static int nentries;
+static int lock_fd = -1;
+static bool in_session;
+volatile sig_atomic_t vt_interrupted;
+
+static const char *kind_name(enum journal_kind k)
+{
+	return k == JK_KNOB ? "knob" : k == JK_SWAPFILE ? "swapfile" : "cgroup";
+}
+
+static int journal_load(void)
+{
+	char path[PATH_MAX], line[PATH_MAX + 256], kind[16], mode;
+	FILE *f;
+	int lineno = 0;
+
+	nentries = 0;
+	f = fopen(vt_state_path(path, sizeof(path), "journal"), "re");
+	if (!f)
+		return errno == ENOENT ? 0 : error("cannot read journal '%s': %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct entry *e = &entries[nentries];
+		char *fields[6], *save = NULL, *tok;
+		int n = 0;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (nentries >= JOURNAL_MAX) {
+			fclose(f);
+			return error("journal '%s' has more than %d entries", path, JOURNAL_MAX);
+		}
+		for (tok = strtok_r(line, "\t", &save); tok && n < 6; tok = strtok_r(NULL, "\t", &save))
+			fields[n++] = tok;
+		if (n < 5 || sscanf(fields[0], "%15s", kind) != 1 || strlen(fields[1]) != 1) {
+			fclose(f);
+			return error("journal '%s' line %d is damaged; fix or remove it by hand", path, lineno);
+		}
+		mode = fields[1][0];
+		memset(e, 0, sizeof(*e));
+		e->kind = strcmp(kind, "knob") == 0 ? JK_KNOB : strcmp(kind, "swapfile") == 0 ? JK_SWAPFILE : JK_CGROUP;
+		e->mode = mode;
+		e->pid = strtol(fields[2], NULL, 10);
+		snprintf(e->name, sizeof(e->name), "%s", fields[3]);
+		snprintf(e->path, sizeof(e->path), "%s", fields[4]);
+		if (n == 6)
+			snprintf(e->raw, sizeof(e->raw), "%s", fields[5]);
+		nentries++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Write the whole journal atomically: tmp file, fsync, rename, fsync dir. */
+static int journal_save(void)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	FILE *f;
+	int i, dfd;
+
+	vt_state_path(path, sizeof(path), "journal");
+	if (nentries == 0) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			return error("cannot remove journal '%s': %s", path, strerror(errno));
+		goto sync_dir;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return error("cannot write journal '%s': %s", tmp, strerror(errno));
+	fprintf(f, "%s\n", JOURNAL_HEADER);
+	for (i = 0; i < nentries; i++) {
+		const struct entry *e = &entries[i];
+		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", kind_name(e->kind), e->mode, e->pid,
+			e->name[0] ? e->name : "-", e->path, e->raw);
+	}
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
+		int e = errno;
+		fclose(f);
+		return error("cannot write journal '%s': %s", tmp, strerror(e));
+	}
+	fclose(f);
+	if (rename(tmp, path) < 0)
+		return error("cannot write journal '%s': %s", path, strerror(errno));
+sync_dir:
+	dfd = open(vt.state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	vt_interrupted = sig;
+}
+
+static int lock_take(void)
+{
+	char path[PATH_MAX], buf[32];
+	int fd;
+
+	fd = open(vt_state_path(path, sizeof(path), "lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return error("cannot open lock '%s': %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		close(fd);
+		return error("another vmtune (pid %s) is changing settings (lock '%s'); wait for it to finish or stop it",
+			     buf[0] ? buf : "?", path);
+	}
+	if (ftruncate(fd, 0) == 0) {
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if (pwrite(fd, buf, strlen(buf), 0) < 0)
+			warning("cannot record pid in '%s': %s", path, strerror(errno));
+	}
+	lock_fd = fd;
+	return 0;
+}
+
+/* Is some live vmtune holding the lock? */
+static bool lock_busy(void)
+{
+	char path[PATH_MAX];
+	int fd = open(vt_state_path(path, sizeof(path), "lock"), O_RDONLY | O_CLOEXEC);
+	bool busy = false;
+
+	if (fd < 0)
+		return false;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0)
+		busy = errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
+}
+
+static void session_atexit(void)
+{
+	session_end();
+}
+
+int session_begin(void)
+{
+	struct sigaction sa;
+
+	if (in_session)
+		return 0;
+	if (vt_state_dir_ensure() < 0)
+		return EXIT_ENV;
+	if (lock_take() < 0)
+		return EXIT_ENV;
+	if (journal_load() < 0)
+		return EXIT_INTERNAL;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: blocking calls return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	in_session = true;
+	atexit(session_atexit);
+	return 0;
+}
+
+static bool entry_present(const char *path, char mode, long pid)
+{
+	int i;
+
+	for (i = 0; i < nentries; i++) {
+		if (entries[i].kind != JK_KNOB || strcmp(entries[i].path, path) != 0)
+			continue;
+		if (mode == 'K' && entries[i].mode == 'K')
+			return true;
+		if (mode == 'T' && entries[i].mode == 'T' && entries[i].pid == pid)
+			return true;
+	}
+	return false;
+}
+
+int journal_knob(const struct knob_state *st, bool keep)
+{
+	struct knob_file files[KNOB_MAX_FILES];
+	int n, i, added = 0;
+	char mode = keep ? 'K' : 'T';
+
+	if (!in_session)
+		return error("internal error: knob write outside a session");
+	n = knob_files(st, files, KNOB_MAX_FILES);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct entry *e;
+		const char *owner = st->def->name;
+
+		if (entry_present(files[i].path, mode, (long)getpid()))
+			continue;
+		if (strpbrk(files[i].raw, "\t\n"))
+			return error("%s: value in %s cannot be journalled", owner, files[i].path);
+		if (nentries >= JOURNAL_MAX)
+			return error("journal is full (%d entries); run 'vmtune restore'", JOURNAL_MAX);
+		/* the pair's file is journalled under the pair's own name */
+		if (i > 0 && st->def->pair && st->kp->codec != KC_MTHP)
+			owner = st->def->pair;
+		e = &entries[nentries++];
+		memset(e, 0, sizeof(*e));
+		e->kind = JK_KNOB;
+		e->mode = mode;
+		e->pid = (long)getpid();
+		snprintf(e->name, sizeof(e->name), "%s", owner);
+		snprintf(e->path, sizeof(e->path), "%s", files[i].path);
+		snprintf(e->raw, sizeof(e->raw), "%s", files[i].raw);
+		added++;
+	}
+	return added ? journal_save() : 0;
+}
+
+int journal_resource(enum journal_kind kind, const char *path)
+{
+	struct entry *e;
+
+	if (!in_session)
+		return error("internal error: resource created outside a session");
+	if (nentries >= JOURNAL_MAX)
+		return error("journal is full (%d entries); run 'vmtune restore'", JOURNAL_MAX);
+	e = &entries[nentries++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->mode = 'T';
+	e->pid = (long)getpid();
+	snprintf(e->name, sizeof(e->name), "-");
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	return journal_save();
+}
+
+static void drop_entry(int i)
+{
+	memmove(&entries[i], &entries[i + 1], (size_t)(nentries - i - 1) * sizeof(entries[0]));
+	nentries--;
+}
+
+int journal_forget(enum journal_kind kind, const char *path)
+{
+	int i;
+
+	for (i = nentries - 1; i >= 0; i--) {
+		if (entries[i].kind == kind && strcmp(entries[i].path, path) == 0) {
+			drop_entry(i);
+			return journal_save();
+		}
+	}
+	return 0;
+}
+
+/* Another selected entry of the pair knob holds the non-zero value: writing it
+ * zeroes this one, and writing 0 to a *_bytes file is refused by the kernel. */
+static bool pair_covers(const struct entry *e, const bool *sel)
+{
+	const struct knob_def *d = knob_find(e->name);
+	int i;
+
+	if (!d || !d->pair || strcmp(e->raw, "0") != 0)
+		return false;
+	for (i = 0; i < nentries; i++)
+		if (sel[i] && entries[i].kind == JK_KNOB && strcmp(entries[i].name, d->pair) == 0 &&
+		    strcmp(entries[i].raw, "0") != 0)
+			return true;
+	return false;
+}
+
+static bool raw_matches(const char *path, const char *raw)
+{
+	char buf[256];
+	const char *open, *close;
+
+	if (read_small_file(path, buf, sizeof(buf)) < 0)
+		return false;
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close)
+		return strlen(raw) == (size_t)(close - open - 1) && strncmp(open + 1, raw, strlen(raw)) == 0;
+	return strcmp(buf, raw) == 0;
+}
+
+/* Undo the selected entries, newest first. Entries that were put back leave the
+ * journal; the rest stay for a later `vmtune restore`. */
+static int undo(bool *sel, int *count)
+{
+	int i, failed = 0, done = 0;
+
+	for (i = nentries - 1; i >= 0; i--) {
+		struct entry *e = &entries[i];
+		int r = 0;
+
+		if (!sel[i])
+			continue;
+		switch (e->kind) {
+		case JK_KNOB:
+			if (pair_covers(e, sel))
+				break;
+			r = knob_file_restore(e->name, e->path, e->raw);
+			if (r == 0)
+				verbose("restored %s: %s = %s", e->name, e->path, e->raw);
+			break;
+		case JK_CGROUP:
+			r = cgroup_destroy(e->path);
+			break;
+		case JK_SWAPFILE:
+			r = swap_remove(e->path);
+			break;
+		}
+		if (r < 0) {
+			failed++;
+			sel[i] = false; /* stays in the journal */
+		} else {
+			done++;
+		}
+	}
+	/* Verify what was written, then drop what is back. */
+	for (i = nentries - 1; i >= 0; i--) {
+		if (!sel[i])
+			continue;
+		if (entries[i].kind == JK_KNOB && !raw_matches(entries[i].path, entries[i].raw)) {
+			char buf[256] = "";
+			read_small_file(entries[i].path, buf, sizeof(buf));
+			error("%s: %s reads '%s' after restore, expected '%s'", entries[i].name, entries[i].path, buf,
+			      entries[i].raw);
+			failed++;
+			continue;
+		}
+		drop_entry(i);
+	}
+	if (count)
+		*count = done;
+	if (journal_save() < 0)
+		return -1;
+	return failed ? -1 : 0;
+}
+
+int session_end(void)
+{
+	bool sel[JOURNAL_MAX] = { false };
+	int i, r = 0, any = 0;
+
+	if (!in_session) {
+		knob_debugfs_release();
+		return 0;
+	}
+	in_session = false;
+	for (i = 0; i < nentries; i++) {
+		sel[i] = entries[i].mode == 'T' && entries[i].pid == (long)getpid();
+		any |= sel[i];
+	}
+	if (any) {
+		in_session = true; /* undo() may journal_save */
+		r = undo(sel, NULL);
+		in_session = false;
+		if (r < 0)
+			error("some settings could not be put back; run 'vmtune restore'");
+	}
+	knob_debugfs_release();
+	if (lock_fd >= 0) {
+		close(lock_fd);
+		lock_fd = -1;
+	}
+	return r;
+}
+
+int journal_restore_all(int *count)
+{
+	bool sel[JOURNAL_MAX];
+	int i;
+
+	for (i = 0; i < nentries; i++)
+		sel[i] = true;
+	return undo(sel, count);
+}
+
+void journal_warn_stale(void)
+{
+	char path[PATH_MAX];
+	int i, knobs = 0;
+	long pid = 0;
+	char extra[PATH_MAX * 2] = "";
+
+	if (access(vt_state_path(path, sizeof(path), "journal"), F_OK) < 0)
+		return;
+	if (lock_busy())
+		return; /* a live vmtune owns the transient entries */
+	if (journal_load() < 0)
+		return;
+	for (i = 0; i < nentries; i++) {
+		if (entries[i].mode != 'T')
+			continue;
+		pid = entries[i].pid;
+		if (entries[i].kind == JK_KNOB)
+			knobs++;
+		else {
+			size_t n = strlen(extra);
+			snprintf(extra + n, sizeof(extra) - n, ", %s %s", kind_name(entries[i].kind), entries[i].path);
+		}
+	}
+	if (pid)
+		warning("vmtune (pid %ld) ended without restoring: %d knob file(s)%s still changed; "
+			"run 'vmtune restore' to put them back",
+			pid, knobs, extra);
+}
+
+const char *journal_original(const char *path)
+{
+	int i;
+
+	for (i = 0; i < nentries; i++)
+		if (entries[i].kind == JK_KNOB && strcmp(entries[i].path, path) == 0)
+			return entries[i].raw;
+	return NULL;
+}

@@ -1,0 +1,424 @@
+/* knob.c - knob file I/O: find the file, decode and encode values, write and read back.
+ * Knows nothing about searches or journals; callers journal before knob_write(). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "size.h"
+#include "vmtune.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+#define DEBUGFS_MAGIC 0x64626720
+
+static bool debugfs_ours;
+
+const char *knob_status_name(enum knob_status s)
+{
+	switch (s) {
+	case KS_AVAILABLE:
+		return "available";
+	case KS_MISSING:
+		return "missing";
+	case KS_READONLY:
+		return "read-only";
+	case KS_RESTRICTED:
+		return "restricted";
+	case KS_WRITEONLY:
+		return "write-only";
+	}
+	return "?";
+}
+
+/* On the live system a debugfs path needs debugfs mounted; mount it once. */
+static void debugfs_acquire(void)
+{
+	struct statfs sf;
+
+	if (!vt_live() || debugfs_ours)
+		return;
+	if (statfs(DEBUGFS, &sf) == 0 && (unsigned long)sf.f_type == DEBUGFS_MAGIC)
+		return;
+	if (mount("debugfs", DEBUGFS, "debugfs", 0, NULL) == 0) {
+		debugfs_ours = true;
+		verbose("mounted debugfs on %s (unmounted again at exit)", DEBUGFS);
+	}
+}
+
+void knob_debugfs_release(void)
+{
+	if (!debugfs_ours)
+		return;
+	if (umount(DEBUGFS) == 0)
+		verbose("unmounted debugfs from %s", DEBUGFS);
+	else
+		warning("cannot unmount debugfs from %s: %s", DEBUGFS, strerror(errno));
+	debugfs_ours = false;
+}
+
+static long page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* mTHP sizes below the PMD size, as orders 1..8 (size = 4 << order kB). */
+static void mthp_enabled_path(char *buf, size_t size, const char *dir, int order)
+{
+	snprintf(buf, size, "%s/hugepages-%dkB/enabled", dir, 4 << order);
+}
+
+static int decode_enum(const struct knob_def *d, const char *raw, long *v)
+{
+	char word[64];
+	const char *open = strchr(raw, '['), *close;
+	int i;
+
+	if (open) {
+		close = strchr(open, ']');
+		if (!close || (size_t)(close - open - 1) >= sizeof(word))
+			return -1;
+		memcpy(word, open + 1, (size_t)(close - open - 1));
+		word[close - open - 1] = '\0';
+	} else {
+		snprintf(word, sizeof(word), "%s", raw);
+	}
+	for (i = 0; d->choices[i]; i++) {
+		if (strcmp(d->choices[i], word) == 0) {
+			*v = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The bracketed word of a sysfs enum file, or the content as is. */
+static void enum_word(const char *raw, char *out, size_t size)
+{
+	const char *open = strchr(raw, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close && (size_t)(close - open) <= size)
+		snprintf(out, size, "%.*s", (int)(close - open - 1), open + 1);
+	else
+		snprintf(out, size, "%s", raw);
+}
+
+static int read_value(struct knob_state *st, long *v)
+{
+	char buf[256], p[PATH_MAX];
+	int r, order, k = 0;
+	long bytes;
+
+	switch (st->kp->codec) {
+	case KC_INT:
+	case KC_PAGES_ORDER:
+		r = read_small_file(st->path, buf, sizeof(buf));
+		if (r < 0)
+			return r;
+		errno = 0;
+		bytes = strtol(buf, NULL, 10);
+		if (errno)
+			return -EINVAL;
+		if (st->kp->codec == KC_INT) {
+			*v = bytes;
+			return 0;
+		}
+		for (order = 0; (page_size() << order) < bytes && order < 20; order++)
+			;
+		*v = order;
+		return 0;
+	case KC_ENUM:
+		r = read_small_file(st->path, buf, sizeof(buf));
+		if (r < 0)
+			return r;
+		return decode_enum(st->def, buf, v) < 0 ? -EINVAL : 0;
+	case KC_MTHP:
+		/* k = the largest order such that every size up to 4<<k kB that has a
+		 * file is "always"; sizes without a file (8kB here) are skipped */
+		for (order = 1; order <= st->def->max; order++) {
+			mthp_enabled_path(p, sizeof(p), st->path, order);
+			r = read_small_file(p, buf, sizeof(buf));
+			if (r == -ENOENT)
+				continue;
+			if (r < 0)
+				return r;
+			enum_word(buf, buf, sizeof(buf));
+			if (strcmp(buf, "always") != 0)
+				break;
+			k = order;
+		}
+		*v = k;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool mthp_present(const char *dir)
+{
+	char p[PATH_MAX];
+	int order;
+
+	for (order = 1; order <= 8; order++) {
+		mthp_enabled_path(p, sizeof(p), dir, order);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+void knob_probe(const struct knob_def *d, struct knob_state *st)
+{
+	int i, r;
+	long v;
+
+	memset(st, 0, sizeof(*st));
+	st->def = d;
+	st->status = KS_MISSING;
+	snprintf(st->why, sizeof(st->why), "no such file on this kernel");
+	for (i = 0; i < KNOB_MAX_PATHS && d->paths[i].path; i++) {
+		const struct knob_path *kp = &d->paths[i];
+
+		if (strncmp(kp->path, DEBUGFS "/", strlen(DEBUGFS) + 1) == 0)
+			debugfs_acquire();
+		vt_path(st->path, sizeof(st->path), kp->path);
+		if (kp->codec == KC_MTHP) {
+			size_t n = strlen(st->path);
+			if (n > 1 && st->path[n - 1] == '/')
+				st->path[n - 1] = '\0';
+			if (!mthp_present(st->path))
+				continue;
+		} else if (access(st->path, F_OK) < 0) {
+			continue;
+		}
+		st->kp = kp;
+		break;
+	}
+	if (!st->kp) {
+		st->path[0] = '\0';
+		return;
+	}
+	r = read_value(st, &v);
+	if (r == -EACCES && st->kp->codec == KC_INT && access(st->path, W_OK) == 0) {
+		st->status = KS_WRITEONLY;
+		snprintf(st->why, sizeof(st->why), "%s can be written but not read", st->path);
+		return;
+	}
+	if (r == -EPERM || r == -EACCES) {
+		st->status = KS_RESTRICTED;
+		snprintf(st->why, sizeof(st->why), "%s: %s%s", st->path, strerror(-r),
+			 strstr(st->path, DEBUGFS) ? " (kernel lockdown restricts debugfs)" : "");
+		return;
+	}
+	if (r < 0) {
+		st->status = KS_RESTRICTED;
+		snprintf(st->why, sizeof(st->why), "cannot read %s: %s", st->path, strerror(-r));
+		return;
+	}
+	st->have_value = true;
+	st->value = v;
+	st->why[0] = '\0';
+	if (st->kp->codec == KC_MTHP) {
+		char p[PATH_MAX];
+		mthp_enabled_path(p, sizeof(p), st->path, 2);
+		st->status = access(p, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
+	} else {
+		st->status = access(st->path, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
+	}
+	if (st->status == KS_READONLY)
+		snprintf(st->why, sizeof(st->why), "%s is not writable (run as root)", st->path);
+}
+
+int knob_parse_value(const struct knob_def *d, const char *text, long *v, char *why, size_t whylen)
+{
+	char tmp[160];
+	long n;
+	int i;
+
+	if (d->type == KT_ENUM) {
+		for (i = 0; d->choices[i]; i++) {
+			if (strcmp(d->choices[i], text) == 0) {
+				*v = i;
+				return 0;
+			}
+		}
+		n = snprintf(why, whylen, "%s=%s: not one of", d->name, text);
+		for (i = 0; d->choices[i] && n > 0 && (size_t)n < whylen; i++)
+			n += snprintf(why + n, whylen - (size_t)n, " %s", d->choices[i]);
+		return -1;
+	}
+	if (d->type == KT_BYTES) {
+		uint64_t b;
+		if (parse_size(text, &b, tmp, sizeof(tmp)) < 0) {
+			snprintf(why, whylen, "%s: %s", d->name, tmp);
+			return -1;
+		}
+		if (b > (uint64_t)d->max) {
+			snprintf(why, whylen, "%s=%s is out of range %ld..%ld", d->name, text, d->min, d->max);
+			return -1;
+		}
+		*v = (long)b;
+		return 0;
+	}
+	if (parse_long(text, LONG_MIN, LONG_MAX, &n, tmp, sizeof(tmp)) < 0) {
+		snprintf(why, whylen, "%s=%s: not an integer", d->name, text);
+		return -1;
+	}
+	if (n < d->min || n > d->max) {
+		snprintf(why, whylen, "%s=%s is out of range %ld..%ld", d->name, text, d->min, d->max);
+		return -1;
+	}
+	*v = n;
+	return 0;
+}
+
+const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_t size)
+{
+	if (d->type == KT_ENUM && v >= 0 && v < knob_choice_count(d))
+		snprintf(buf, size, "%s", d->choices[v]);
+	else
+		snprintf(buf, size, "%ld", v);
+	return buf;
+}
+
+static int add_file(struct knob_file *files, int n, int max, const char *path, bool is_enum)
+{
+	char buf[256];
+	int r;
+
+	if (n >= max)
+		return -ENOSPC;
+	r = read_small_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	snprintf(files[n].path, sizeof(files[n].path), "%s", path);
+	if (is_enum)
+		enum_word(buf, files[n].raw, sizeof(files[n].raw));
+	else
+		snprintf(files[n].raw, sizeof(files[n].raw), "%s", buf);
+	return 0;
+}
+
+int knob_files(const struct knob_state *st, struct knob_file *files, int max)
+{
+	char p[PATH_MAX];
+	int n = 0, order, r;
+
+	if (!st->kp)
+		return error("%s: %s", st->def->name, st->why);
+	if (st->kp->codec == KC_MTHP) {
+		for (order = 1; order <= st->def->max; order++) {
+			mthp_enabled_path(p, sizeof(p), st->path, order);
+			if (access(p, F_OK) < 0)
+				continue;
+			if ((r = add_file(files, n, max, p, true)) < 0)
+				return error("cannot read '%s': %s", p, strerror(-r));
+			n++;
+		}
+		return n;
+	}
+	if ((r = add_file(files, n, max, st->path, st->kp->codec == KC_ENUM)) < 0)
+		return error("cannot read '%s': %s", st->path, strerror(-r));
+	n++;
+	if (st->def->pair) {
+		const struct knob_def *pd = knob_find(st->def->pair);
+		struct knob_state ps;
+
+		knob_probe(pd, &ps);
+		if (ps.kp) {
+			if ((r = add_file(files, n, max, ps.path, false)) < 0)
+				return error("cannot read '%s': %s", ps.path, strerror(-r));
+			n++;
+		}
+	}
+	return n;
+}
+
+static int write_raw(const char *path, const char *raw)
+{
+	int r = write_small_file(path, raw);
+
+	if (r < 0)
+		return error("cannot write '%s' to %s: %s", raw, path, strerror(-r));
+	return 0;
+}
+
+int knob_write(struct knob_state *st, long v, long *readback)
+{
+	char raw[64], p[PATH_MAX];
+	int order;
+
+	if (!st->kp)
+		return error("%s: %s", st->def->name, st->why);
+	switch (st->kp->codec) {
+	case KC_INT:
+		snprintf(raw, sizeof(raw), "%ld", v);
+		if (write_raw(st->path, raw) < 0)
+			return -1;
+		break;
+	case KC_PAGES_ORDER:
+		snprintf(raw, sizeof(raw), "%ld", page_size() << v);
+		if (write_raw(st->path, raw) < 0)
+			return -1;
+		break;
+	case KC_ENUM:
+		if (write_raw(st->path, st->def->choices[v]) < 0)
+			return -1;
+		break;
+	case KC_MTHP:
+		for (order = 1; order <= st->def->max; order++) {
+			mthp_enabled_path(p, sizeof(p), st->path, order);
+			if (access(p, F_OK) < 0)
+				continue;
+			if (write_raw(p, order <= v ? "always" : "never") < 0)
+				return -1;
+		}
+		break;
+	}
+	if (read_value(st, readback) < 0)
+		return error("%s: cannot read back %s after writing", st->def->name, st->path);
+	st->value = *readback;
+	st->have_value = true;
+	return 0;
+}
+
+/* Is path one of the files this knob (or its pair) may own under the current root? */
+static bool knob_owns_path(const struct knob_def *d, const char *path)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	int i, order;
+
+	for (i = 0; i < KNOB_MAX_PATHS && d->paths[i].path; i++) {
+		vt_path(p, sizeof(p), d->paths[i].path);
+		if (d->paths[i].codec != KC_MTHP) {
+			if (strcmp(p, path) == 0)
+				return true;
+			continue;
+		}
+		p[strlen(p) - 1] = '\0'; /* the trailing slash */
+		for (order = 1; order <= d->max; order++) {
+			mthp_enabled_path(q, sizeof(q), p, order);
+			if (strcmp(q, path) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+int knob_file_restore(const char *name, const char *path, const char *raw)
+{
+	const struct knob_def *d = knob_find(name), *pd;
+
+	if (!d)
+		return error("journal names unknown knob '%s'", name);
+	pd = d->pair ? knob_find(d->pair) : NULL;
+	if (!knob_owns_path(d, path) && !(pd && knob_owns_path(pd, path)))
+		return error("journal entry for %s names '%s', which is not its file under this root", name, path);
+	if (strncmp(path + strlen(vt.root), DEBUGFS "/", strlen(DEBUGFS) + 1) == 0)
+		debugfs_acquire();
+	return write_raw(path, raw);
+}

@@ -1,0 +1,335 @@
+/* runner.c - fork/exec a workload in its own process group (and cgroup), time it
+ * with wait4 rusage, collect its name=value lines, enforce the timeout, and tell
+ * an OOM kill from any other death. Never lets a workload's fate crash vmtune. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "vmtune.h"
+#include "workload.h"
+
+const char *run_outcome_name(enum run_outcome o)
+{
+	static const char *const names[] = { "ok", "failed", "signaled", "oom", "timeout", "interrupted", "nostart" };
+
+	return names[o];
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void noop(int sig)
+{
+	(void)sig;
+}
+
+/* /dev/kmsg from now on: open and seek to the end before the run. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Keep the last OOM-killer line the kernel logged since kmsg_open. */
+static void kmsg_oom_line(int fd, char *out, size_t size)
+{
+	char rec[2048];
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue; /* overwritten records: skip on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		rec[strcspn(rec, "\n")] = '\0';
+		if (strstr(rec, "Killed process") || strstr(rec, "out of memory")) {
+			const char *msg = strchr(rec, ';');
+			snprintf(out, size, "%s", msg ? msg + 1 : rec);
+		}
+	}
+}
+
+static void add_value(struct run_result *res, const char *line)
+{
+	const char *eq = strchr(line, '=');
+	char name[48], *end;
+	double v;
+	size_t len;
+	int i;
+
+	if (!eq || eq == line || (size_t)(eq - line) >= sizeof(name))
+		return;
+	len = (size_t)(eq - line);
+	for (i = 0; i < (int)len; i++)
+		if (!(isalnum((unsigned char)line[i]) || line[i] == '_' || line[i] == '.'))
+			return;
+	errno = 0;
+	v = strtod(eq + 1, &end);
+	if (errno || end == eq + 1 || (*end && !isspace((unsigned char)*end)))
+		return;
+	memcpy(name, line, len);
+	name[len] = '\0';
+	for (i = 0; i < res->nvalues; i++) {
+		if (strcmp(res->values[i].name, name) == 0) {
+			res->values[i].value = v;
+			return;
+		}
+	}
+	if (res->nvalues >= RUN_MAX_VALUES)
+		return;
+	snprintf(res->values[res->nvalues].name, sizeof(res->values[0].name), "%s", name);
+	res->values[res->nvalues++].value = v;
+}
+
+double run_value(const struct run_result *res, const char *name)
+{
+	int i;
+
+	for (i = 0; i < res->nvalues; i++)
+		if (strcmp(res->values[i].name, name) == 0)
+			return res->values[i].value;
+	return NAN;
+}
+
+/* Split what the workload wrote into lines; parse name=value, echo if asked. */
+struct linebuf {
+	char buf[8192];
+	size_t len;
+};
+
+static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool flush)
+{
+	char *start = lb->buf, *nl;
+
+	while ((nl = memchr(start, '\n', lb->len - (size_t)(start - lb->buf)))) {
+		*nl = '\0';
+		add_value(res, start);
+		if (echo)
+			fprintf(stderr, "  | %s\n", start);
+		start = nl + 1;
+	}
+	lb->len -= (size_t)(start - lb->buf);
+	memmove(lb->buf, start, lb->len);
+	if (flush || lb->len == sizeof(lb->buf) - 1) {
+		lb->buf[lb->len] = '\0';
+		if (lb->len) {
+			add_value(res, lb->buf);
+			if (echo)
+				fprintf(stderr, "  | %s\n", lb->buf);
+		}
+		lb->len = 0;
+	}
+}
+
+static void child_exec(char **argv, const struct cgroup *cg, int out, const sigset_t *mask, pid_t parent)
+{
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(126);
+	if (cg && cgroup_attach(cg, getpid()) < 0)
+		_exit(126);
+	if (dup2(out, STDOUT_FILENO) < 0)
+		_exit(126);
+	close(out);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	execv(argv[0], argv);
+	fprintf(stderr, "vmtune: cannot run '%s': %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void kill_workload(pid_t pid, const struct cgroup *cg)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	if (cg)
+		cgroup_kill_all(cg->path);
+}
+
+int runner_run(const struct run_spec *spec, struct run_result *res)
+{
+	char **argv = NULL, name[64];
+	int pfd[2], kfd, status = 0;
+	long oom_before = 0;
+	pid_t pid, parent = getpid();
+	sigset_t block, orig;
+	struct sigaction sa, old_sa;
+	struct rusage ru;
+	struct linebuf lb = { .len = 0 };
+	double t0, deadline;
+	bool we_killed = false, reaped = false;
+	enum run_outcome killed_for = RUN_OK;
+
+	memset(res, 0, sizeof(*res));
+	res->outcome = RUN_NOSTART;
+	if (workload_argv(spec->workload, &argv, name, sizeof(name)) < 0)
+		return -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		workload_argv_free(argv);
+		return error("pipe: %s", strerror(errno));
+	}
+	/* SIGCHLD stays blocked except inside ppoll, so a child's exit wakes us at once */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = noop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &old_sa);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	if (spec->cg)
+		oom_before = cgroup_oom_kills(spec->cg);
+	kfd = kmsg_open();
+	t0 = now();
+	deadline = spec->timeout > 0 ? t0 + spec->timeout : 0;
+	pid = fork();
+	if (pid < 0) {
+		error("fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child_exec(argv, spec->cg, pfd[1], &orig, parent);
+	setpgid(pid, pid); /* also in the parent: no race with a kill(-pid) */
+	close(pfd[1]);
+	pfd[1] = -1;
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+
+	while (!reaped) {
+		struct pollfd fds = { .fd = pfd[0], .events = POLLIN };
+		struct timespec ts = { 1, 0 };
+		pid_t r = wait4(pid, &status, WNOHANG, &ru);
+		ssize_t n;
+
+		if (r == pid) {
+			reaped = true;
+			break;
+		}
+		if (!we_killed && vt_interrupted) {
+			kill_workload(pid, spec->cg);
+			we_killed = true;
+			killed_for = RUN_INTERRUPTED;
+		}
+		if (!we_killed && deadline && now() >= deadline) {
+			kill_workload(pid, spec->cg);
+			we_killed = true;
+			killed_for = RUN_TIMEOUT;
+		}
+		if (deadline && !we_killed) {
+			double left = deadline - now();
+			if (left < 1) {
+				ts.tv_sec = 0;
+				ts.tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
+			}
+		}
+		if (ppoll(pfd[0] >= 0 ? &fds : NULL, pfd[0] >= 0 ? 1 : 0, &ts, &orig) > 0) {
+			n = read(pfd[0], lb.buf + lb.len, sizeof(lb.buf) - 1 - lb.len);
+			if (n > 0) {
+				lb.len += (size_t)n;
+				consume(&lb, res, spec->echo, false);
+			} else if (n == 0) {
+				close(pfd[0]);
+				pfd[0] = -1;
+			}
+		}
+	}
+	res->elapsed = now() - t0;
+	/* whatever it left in the pipe (or in its process group) */
+	if (pfd[0] >= 0) {
+		ssize_t n;
+		while ((n = read(pfd[0], lb.buf + lb.len, sizeof(lb.buf) - 1 - lb.len)) > 0) {
+			lb.len += (size_t)n;
+			consume(&lb, res, spec->echo, false);
+		}
+	}
+	consume(&lb, res, spec->echo, true);
+	kill(-pid, SIGKILL); /* leftovers of the workload's process group */
+
+	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	res->majflt = ru.ru_majflt;
+	res->minflt = ru.ru_minflt;
+	res->maxrss_kb = ru.ru_maxrss;
+	kmsg_oom_line(kfd, res->kernel_line, sizeof(res->kernel_line));
+	if (WIFEXITED(status)) {
+		res->exit_code = WEXITSTATUS(status);
+		res->outcome = res->exit_code == 0 ? RUN_OK : RUN_FAILED;
+	} else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+		res->outcome = RUN_SIGNALED;
+	}
+	if (we_killed)
+		res->outcome = killed_for;
+	else if (spec->cg && cgroup_oom_kills(spec->cg) > oom_before)
+		res->outcome = RUN_OOM; /* some process of the workload was OOM-killed */
+	else if (res->outcome == RUN_SIGNALED && res->signal == SIGKILL && res->kernel_line[0])
+		res->outcome = RUN_OOM;
+	if (res->outcome != RUN_OOM)
+		res->kernel_line[0] = '\0';
+out:
+	if (kfd >= 0)
+		close(kfd);
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	sigaction(SIGCHLD, &old_sa, NULL);
+	workload_argv_free(argv);
+	return res->outcome == RUN_NOSTART ? -1 : 0;
+}
+
+const char *run_describe(const struct run_result *res, char *buf, size_t size)
+{
+	switch (res->outcome) {
+	case RUN_OK:
+		snprintf(buf, size, "completed");
+		break;
+	case RUN_FAILED:
+		snprintf(buf, size, "exited with status %d", res->exit_code);
+		break;
+	case RUN_SIGNALED:
+		snprintf(buf, size, "killed by signal %d (%s)", res->signal, strsignal(res->signal));
+		break;
+	case RUN_OOM:
+		snprintf(buf, size, "killed by the OOM killer%s%s", res->kernel_line[0] ? ": " : "", res->kernel_line);
+		break;
+	case RUN_TIMEOUT:
+		snprintf(buf, size, "stopped at the timeout after %.1f s", res->elapsed);
+		break;
+	case RUN_INTERRUPTED:
+		snprintf(buf, size, "stopped because vmtune was interrupted");
+		break;
+	case RUN_NOSTART:
+		snprintf(buf, size, "could not be started");
+		break;
+	}
+	return buf;
+}

@@ -1,0 +1,48 @@
+/* runner.h - one run of one workload as a child process, timed like GNU time. */
+#ifndef VMTUNE_RUNNER_H
+#define VMTUNE_RUNNER_H
+
+#include <stdbool.h>
+
+#include "cgroup.h"
+
+enum run_outcome {
+	RUN_OK,
+	RUN_FAILED,      /* exited non-zero */
+	RUN_SIGNALED,    /* killed by a signal we did not send */
+	RUN_OOM,         /* killed by the OOM killer */
+	RUN_TIMEOUT,     /* we killed it at the timeout */
+	RUN_INTERRUPTED, /* we killed it because vmtune was interrupted */
+	RUN_NOSTART,     /* could not be started */
+};
+
+#define RUN_MAX_VALUES 48
+
+struct run_spec {
+	const char *workload; /* "mtest01 -p 80 -w" or "exec:CMD" */
+	double timeout;       /* seconds; 0 = none */
+	const struct cgroup *cg;
+	bool echo; /* copy the workload's output to stderr */
+};
+
+struct run_result {
+	enum run_outcome outcome;
+	int exit_code, signal;
+	double user, sys, elapsed; /* seconds, from wait4 rusage and the monotonic clock */
+	long majflt, minflt, maxrss_kb;
+	char kernel_line[256]; /* the kernel's OOM line, when readable */
+	int nvalues;
+	struct {
+		char name[48];
+		double value;
+	} values[RUN_MAX_VALUES];
+};
+
+int runner_run(const struct run_spec *spec, struct run_result *res);
+const char *run_outcome_name(enum run_outcome o);
+/* "killed by the OOM killer: Memory cgroup out of memory: Killed process ..." */
+const char *run_describe(const struct run_result *res, char *buf, size_t size);
+/* A name=value the workload printed (last one wins), or NAN. */
+double run_value(const struct run_result *res, const char *name);
+
+#endif

@@ -1,0 +1,121 @@
+/* workload.c - resolves workload specs: built-in programs live next to the vmtune
+ * binary (or in $VMTUNE_WORKLOAD_DIR, or the install's libexec dir); anything else
+ * runs as exec:CMD through /bin/sh. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#include "vmtune.h"
+#include "workload.h"
+
+#ifndef WORKLOAD_DIR
+#define WORKLOAD_DIR "/usr/local/libexec/vmtune"
+#endif
+
+const struct workload_info workload_builtins[] = {
+	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)" },
+	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)" },
+	{ NULL, NULL, false, NULL },
+};
+
+const struct workload_info *workload_find(const char *name)
+{
+	int i;
+
+	for (i = 0; workload_builtins[i].name; i++)
+		if (strcmp(workload_builtins[i].name, name) == 0)
+			return &workload_builtins[i];
+	return NULL;
+}
+
+static int builtin_path(const char *name, char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	const char *env = getenv("VMTUNE_WORKLOAD_DIR");
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, size, "%s/%s", env, name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(out, size, "%s/%s", dirname(exe), name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	snprintf(out, size, "%s/%s", WORKLOAD_DIR, name);
+	return access(out, X_OK) == 0 ? 0 : -1;
+}
+
+void workload_argv_free(char **argv)
+{
+	int i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int workload_argv(const char *spec, char ***argvp, char *name, size_t namelen)
+{
+	wordexp_t we;
+	char **argv, path[PATH_MAX];
+	size_t i;
+	int r;
+
+	if (strncmp(spec, "exec:", 5) == 0) {
+		if (spec[5] == '\0')
+			return error("workload 'exec:' names no command");
+		argv = calloc(4, sizeof(*argv));
+		if (!argv)
+			return error("out of memory");
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		argv[2] = strdup(spec + 5);
+		snprintf(name, namelen, "exec");
+		*argvp = argv;
+		return 0;
+	}
+	r = wordexp(spec, &we, WRDE_NOCMD);
+	if (r != 0 || we.we_wordc == 0) {
+		if (r == 0)
+			wordfree(&we);
+		return error("workload '%s' cannot be split into words (unbalanced quotes or $(...)?)", spec);
+	}
+	if (!workload_find(we.we_wordv[0])) {
+		int k;
+		char list[256] = "";
+		for (k = 0; workload_builtins[k].name; k++) {
+			strncat(list, k ? ", " : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, workload_builtins[k].name, sizeof(list) - strlen(list) - 1);
+		}
+		error("unknown workload '%s' (built-in: %s; or exec:CMD for any program)", we.we_wordv[0], list);
+		wordfree(&we);
+		return -1;
+	}
+	if (builtin_path(we.we_wordv[0], path, sizeof(path)) < 0) {
+		error("workload program '%s' not found next to vmtune, in $VMTUNE_WORKLOAD_DIR or in %s; run 'make'",
+		      we.we_wordv[0], WORKLOAD_DIR);
+		wordfree(&we);
+		return -1;
+	}
+	argv = calloc(we.we_wordc + 1, sizeof(*argv));
+	if (!argv) {
+		wordfree(&we);
+		return error("out of memory");
+	}
+	snprintf(name, namelen, "%s", we.we_wordv[0]);
+	argv[0] = strdup(path);
+	for (i = 1; i < we.we_wordc; i++)
+		argv[i] = strdup(we.we_wordv[i]);
+	wordfree(&we);
+	*argvp = argv;
+	return 0;
+}
