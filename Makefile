@@ -10,7 +10,9 @@ LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c
-DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libcmocka-dev
+# build: the libraries; tests: cmocka, jq (JSON checks), e2fsprogs (chattr), util-linux (setpriv, flock)
+DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev \
+	libcmocka-dev jq e2fsprogs util-linux
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
@@ -20,8 +22,11 @@ endif
 CPPFLAGS += -D_GNU_SOURCE -Ituner -DWORKLOAD_DIR='"$(LIBEXECDIR)"'
 
 B = build
-TUNER_SRC = $(filter-out tuner/main.c,$(wildcard tuner/*.c))
-TUNER_OBJ = $(TUNER_SRC:tuner/%.c=$(B)/tuner/%.o)
+# the commands (main.c, cmd-*.c) sit on a library of modules the unit tests link
+CMD_SRC = tuner/main.c $(wildcard tuner/cmd-*.c)
+LIB_SRC = $(filter-out $(CMD_SRC),$(wildcard tuner/*.c))
+CMD_OBJ = $(CMD_SRC:tuner/%.c=$(B)/tuner/%.o)
+LIB_OBJ = $(LIB_SRC:tuner/%.c=$(B)/tuner/%.o)
 WORKLOADS = mtest01 swapbench
 WORKLOAD_BIN = $(WORKLOADS:%=$(B)/%)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -51,15 +56,15 @@ $(B)/tuner/%.o: tuner/%.c tuner/*.h $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/vmtune: $(B)/tuner/main.o $(TUNER_OBJ)
+$(B)/vmtune: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(B)/%: workloads/%.c workloads/*.h tuner/size.h $(B)/tuner/size.o $(B)/.deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/tuner/size.o -lm
 
-$(B)/tests/%: tests/unit/%.c $(TUNER_OBJ) tuner/*.h
+$(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(TUNER_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
 check: all $(UNIT_BIN)
 	@tests/run-all

@@ -171,7 +171,7 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
-	struct setting set[64];
+	struct setting set[SETTINGS_MAX];
 	int nwl = 0, nset = 0, c, i, k, rc = 0, failed = 0;
 	long runs = 1;
 	uint64_t mem_limit = 0, swap_size = 0;
@@ -205,7 +205,7 @@ int cmd_run(int argc, char **argv)
 				return usage_error("run", "--swap: %s", why);
 			break;
 		case 'S':
-			if (nset >= 64)
+			if (nset >= SETTINGS_MAX)
 				return usage_error("run", "at most 64 --set options");
 			if ((rc = setting_parse(optarg, &set[nset++])) != 0)
 				return rc;
@@ -235,6 +235,8 @@ int cmd_run(int argc, char **argv)
 	if ((mem_limit || swap_size) && !vt_live())
 		return usage_error("run", "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 
+	if (nset && (rc = settings_check(set, nset)) != 0)
+		return rc;
 	if (nset || mem_limit || swap_size) {
 		if ((rc = session_begin()) != 0)
 			return rc;

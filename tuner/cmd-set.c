@@ -11,7 +11,7 @@
 int cmd_set(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	struct setting s[64];
+	struct setting s[SETTINGS_MAX];
 	int c, i, n = 0, rc;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -23,12 +23,12 @@ int cmd_set(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("set", "name at least one KNOB=VALUE, e.g. vmtune set vm.page-cluster=2");
-	if (argc - optind > 64)
+	if (argc - optind > SETTINGS_MAX)
 		return usage_error("set", "too many settings (at most 64)");
 	for (i = optind; i < argc; i++)
 		if ((rc = setting_parse(argv[i], &s[n++])) != 0)
 			return rc;
-	if ((rc = session_begin()) != 0)
+	if ((rc = settings_check(s, n)) != 0 || (rc = session_begin()) != 0)
 		return rc;
 	rc = settings_apply(s, n, true);
 	if (rc == 0)

@@ -31,6 +31,7 @@ static struct entry entries[JOURNAL_MAX];
 static int nentries;
 static int lock_fd = -1;
 static bool in_session;
+static bool atexit_registered;
 volatile sig_atomic_t vt_interrupted;
 
 static const char *kind_name(enum journal_kind k)
@@ -182,8 +183,11 @@ int session_begin(void)
 		return EXIT_ENV;
 	if (lock_take() < 0)
 		return EXIT_ENV;
-	if (journal_load() < 0)
+	if (journal_load() < 0) {
+		close(lock_fd);
+		lock_fd = -1;
 		return EXIT_INTERNAL;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: blocking calls return EINTR */
 	sigemptyset(&sa.sa_mask);
@@ -191,7 +195,9 @@ int session_begin(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	in_session = true;
-	atexit(session_atexit);
+	if (!atexit_registered)
+		atexit(session_atexit);
+	atexit_registered = true;
 	return 0;
 }
 
@@ -318,6 +324,7 @@ static bool raw_matches(const char *path, const char *raw)
  * journal; the rest stay for a later `vmtune restore`. */
 static int undo(bool *sel, int *count)
 {
+	bool deferred[JOURNAL_MAX] = { false };
 	int i, failed = 0, done = 0;
 
 	for (i = nentries - 1; i >= 0; i--) {
@@ -328,8 +335,10 @@ static int undo(bool *sel, int *count)
 			continue;
 		switch (e->kind) {
 		case JK_KNOB:
-			if (pair_covers(e, sel))
+			if (pair_covers(e, sel)) {
+				deferred[i] = true;
 				break;
+			}
 			r = knob_file_restore(e->name, e->path, e->raw);
 			if (r == 0)
 				verbose("restored %s: %s = %s", e->name, e->path, e->raw);
@@ -348,6 +357,14 @@ static int undo(bool *sel, int *count)
 			done++;
 		}
 	}
+	/* The kernel zeroed the covered half of each pair when the other was
+	 * written; a tree without that kernel behaviour (--root) gets the 0 written. */
+	for (i = nentries - 1; i >= 0; i--)
+		if (deferred[i] && sel[i] && !raw_matches(entries[i].path, entries[i].raw) &&
+		    knob_file_restore(entries[i].name, entries[i].path, entries[i].raw) < 0) {
+			sel[i] = false;
+			failed++;
+		}
 	/* Verify what was written, then drop what is back. */
 	for (i = nentries - 1; i >= 0; i--) {
 		if (!sel[i])

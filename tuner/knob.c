@@ -110,7 +110,7 @@ static void enum_word(const char *raw, char *out, size_t size)
 
 static int read_value(struct knob_state *st, long *v)
 {
-	char buf[256], p[PATH_MAX];
+	char buf[256], word[64], p[PATH_MAX];
 	int r, order, k = 0;
 	long bytes;
 
@@ -147,8 +147,8 @@ static int read_value(struct knob_state *st, long *v)
 				continue;
 			if (r < 0)
 				return r;
-			enum_word(buf, buf, sizeof(buf));
-			if (strcmp(buf, "always") != 0)
+			enum_word(buf, word, sizeof(word));
+			if (strcmp(word, "always") != 0)
 				break;
 			k = order;
 		}

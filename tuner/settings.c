@@ -38,6 +38,9 @@ static void rollback(struct setting *s, struct knob_state *st, int upto)
 	int i;
 
 	for (i = upto - 1; i >= 0; i--) {
+		knob_probe(s[i].def, &st[i]);
+		if (st[i].have_value && st[i].value == s[i].before)
+			continue; /* the failed write changed nothing */
 		if (knob_write(&st[i], s[i].before, &rb) < 0)
 			error("%s: could not roll back; run 'vmtune restore'", s[i].def->name);
 		else
@@ -45,17 +48,10 @@ static void rollback(struct setting *s, struct knob_state *st, int upto)
 	}
 }
 
-int settings_apply(struct setting *s, int n, bool keep)
+static int check(struct setting *s, struct knob_state *st, int n)
 {
-	struct knob_state st[64];
-	char a[64], b[64], c[64];
 	int i;
 
-	if (n > 64) {
-		error("too many settings (at most 64)");
-		return EXIT_USAGE;
-	}
-	/* everything must be there and writable before anything is written */
 	for (i = 0; i < n; i++) {
 		knob_probe(s[i].def, &st[i]);
 		if (st[i].status != KS_AVAILABLE) {
@@ -64,6 +60,25 @@ int settings_apply(struct setting *s, int n, bool keep)
 		}
 		s[i].before = st[i].value;
 	}
+	return 0;
+}
+
+int settings_check(struct setting *s, int n)
+{
+	struct knob_state st[SETTINGS_MAX];
+
+	return check(s, st, n);
+}
+
+int settings_apply(struct setting *s, int n, bool keep)
+{
+	struct knob_state st[SETTINGS_MAX];
+	char a[64], b[64], c[64];
+	int i, rc;
+
+	/* everything must be there and writable before anything is written */
+	if ((rc = check(s, st, n)) != 0)
+		return rc;
 	for (i = 0; i < n; i++) {
 		long rb;
 

@@ -1,0 +1,54 @@
+# lib.sh - TAP helpers for the shell suites. Source it; call done_testing at the end.
+T_N=0
+T_FAILED=0
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VMTUNE=$TOP/build/vmtune
+
+pass() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+fail() {
+	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $*"
+	[ -s "$T/err" ] && sed 's/^/#   stderr: /' "$T/err" | head -20
+	[ -s "$T/out" ] && sed 's/^/#   stdout: /' "$T/out" | head -20
+	return 0
+}
+skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+
+# check DESCRIPTION COMMAND...: pass if the command succeeds
+check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
+
+# vt ARGS...: run vmtune, keep stdout/stderr in $T/out, $T/err and the status in $RC
+vt() { "$VMTUNE" "$@" >"$T/out" 2>"$T/err"; RC=$?; }
+
+# expect RC DESCRIPTION ARGS...: run vmtune and check its exit status
+expect() {
+	local want=$1 d=$2; shift 2
+	vt "$@"
+	if [ "$RC" = "$want" ]; then pass "$d (exit $want)"; else fail "$d: exit $RC, wanted $want"; fi
+}
+
+out_has() { grep -qE -- "$1" "$T/out"; }
+err_has() { grep -qE -- "$1" "$T/err"; }
+
+# A checksum of every file under a tree: contents, modes, names.
+tree_sum() { (cd "$1" && find . -path ./var -prune -o -print0 | sort -z | xargs -0 stat -c '%n %a %F' ; find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 cat) | md5sum; }
+
+done_testing() { echo "1..$T_N"; [ "$T_FAILED" = 0 ]; }
+
+T=$(mktemp -d /tmp/vmtune-test-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# What the live kernel looks like to a user of vmtune: every readable vm sysctl,
+# the THP/mTHP switches, active swap, vmtune cgroups, a debugfs mount.
+live_snapshot() {
+	local f
+	for f in /proc/sys/vm/*; do
+		[ -f "$f" ] && [ -r "$f" ] && printf '%s=%s\n' "${f##*/}" "$(tr '\n\t' '  ' <"$f" 2>/dev/null)"
+	done
+	for f in /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag \
+		/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled; do
+		[ -r "$f" ] && echo "$f=$(cat "$f")"
+	done
+	echo "swaps=$(tail -n +2 /proc/swaps | awk '{print $1}' | tr '\n' ' ')"
+	echo "cgroups=$(ls -d /sys/fs/cgroup/memory/vmtune* /sys/fs/cgroup/vmtune* 2>/dev/null | tr '\n' ' ')"
+	echo "debugfs=$(grep -c ' /sys/kernel/debug ' /proc/mounts)"
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# test-live.sh - vmtune against the live kernel (root only): knob values as the
+# kernel shows them, real writes and restores, the dirty ratio/bytes pairs, runs in
+# a real memory cgroup with a real swapfile, OOM kills, SIGINT and kill -9 mid-run.
+# After every part the machine must be exactly as it was: every vm sysctl, THP,
+# swap, cgroups and debugfs.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "live kernel tests" "not root"
+	done_testing
+	exit
+fi
+STATE=$(mktemp -d /var/tmp/vmtune-live-XXXXXX)
+BG=
+cleanup() {
+	[ -n "$BG" ] && kill -TERM $BG 2>/dev/null && wait $BG 2>/dev/null
+	"$VMTUNE" --state-dir "$STATE" restore >/dev/null 2>&1 # puts back whatever a failed test left
+	rm -rf "$T" "$STATE"
+}
+trap cleanup EXIT
+V() { "$VMTUNE" --state-dir "$STATE" "$@"; }
+lvt() { V "$@" >"$T/out" 2>"$T/err"; RC=$?; }
+lexpect() { local want=$1 d=$2; shift 2; lvt "$@"; if [ "$RC" = "$want" ]; then pass "$d (exit $want)"; else fail "$d: exit $RC, wanted $want"; fi; }
+BEFORE=$(live_snapshot)
+as_before() {
+	local now
+	now=$(live_snapshot)
+	if [ "$now" = "$BEFORE" ]; then pass "$1: the machine is as it was"; else
+		fail "$1: the machine changed"; diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/#   /'
+	fi
+}
+field() { grep -E "^$1" "$T/out" | head -1 | sed -E 's/^[^:]+: +//'; }
+wait_for() { local i; for i in $(seq 300); do eval "$1" && return 0; sleep 0.1; done; return 1; }
+pc() { cat /proc/sys/vm/page-cluster; }
+PC0=$(pc)
+
+# --- knobs as the kernel shows them ----------------------------------------
+lexpect 0 "knobs on the live kernel" knobs --json
+check "page-cluster shows /proc/sys/vm/page-cluster" \
+	test "$(jq '.[] | select(.name=="vm.page-cluster") | .value' "$T/out")" = "$PC0"
+check "the 2.4-aa knobs are missing on this kernel" \
+	test "$(jq -r '[.[] | select(.name|startswith("vm.vm_")) | .status] | unique | join(",")' "$T/out")" = missing
+prefault=$(jq -c '.[] | select(.name=="prefault.max_order") | [.status, .value, .path]' "$T/out")
+mounted=0
+grep -q ' /sys/kernel/debug ' /proc/mounts || { mount -t debugfs debugfs /sys/kernel/debug && mounted=1; }
+if fab=$(cat /sys/kernel/debug/fault_around_bytes 2>/dev/null); then
+	order=0; while [ $((4096 << order)) -lt "$fab" ]; do order=$((order + 1)); done
+	check "prefault.max_order is log2(fault_around_bytes / page size) = $order" \
+		test "$prefault" = "[\"available\",$order,\"/sys/kernel/debug/fault_around_bytes\"]"
+else
+	check "prefault.max_order: debugfs is locked down here and knobs says so" \
+		test "$prefault" = '["restricted",null,"/sys/kernel/debug/fault_around_bytes"]'
+	lvt knobs
+	check "the reason is printed" out_has 'prefault\.max_order: .*fault_around_bytes: Operation not permitted \(kernel lockdown'
+fi
+[ $mounted = 1 ] && umount /sys/kernel/debug
+as_before "knobs (debugfs mounted only while needed)"
+
+# --- set, get, restore -------------------------------------------------------
+SW0=$(cat /proc/sys/vm/swappiness)
+lexpect 0 "set two live knobs" set vm.page-cluster=5 vm.swappiness=33
+check "page-cluster is 5 in /proc" test "$(pc)" = 5
+check "swappiness is 33 in /proc" test "$(cat /proc/sys/vm/swappiness)" = 33
+lexpect 0 "get reads them back" get vm.page-cluster
+check "get says 5" out_has '^vm\.page-cluster = 5$'
+lexpect 0 "restore" restore
+check "page-cluster restored" test "$(pc)" = "$PC0"
+check "swappiness restored" test "$(cat /proc/sys/vm/swappiness)" = "$SW0"
+as_before "set/restore"
+
+# --- the dirty ratio/bytes pairs ---------------------------------------------
+DR0=$(cat /proc/sys/vm/dirty_ratio) DB0=$(cat /proc/sys/vm/dirty_bytes)
+lexpect 0 "set vm.dirty_bytes" set vm.dirty_bytes=64M
+check "the kernel zeroed dirty_ratio" test "$(cat /proc/sys/vm/dirty_ratio)" = 0
+check "dirty_bytes is 64M" test "$(cat /proc/sys/vm/dirty_bytes)" = 67108864
+lexpect 0 "set vm.dirty_background_ratio too" set vm.dirty_background_ratio=5
+lexpect 0 "restore the pairs (no EINVAL from writing 0 to *_bytes)" restore
+check "dirty_ratio back to $DR0" test "$(cat /proc/sys/vm/dirty_ratio)" = "$DR0"
+check "dirty_bytes back to $DB0" test "$(cat /proc/sys/vm/dirty_bytes)" = "$DB0"
+as_before "dirty pairs"
+
+# --- run --set on the live kernel ------------------------------------------------
+lexpect 0 "run --set: the workload sees the setting" run --json --set vm.page-cluster=1 \
+	--workload 'exec:echo pc=$(cat /proc/sys/vm/page-cluster)'
+check "the workload saw page-cluster 1" test "$(jq '.workloads[0].per_run[0].results.pc' "$T/out")" = 1
+as_before "run --set"
+
+# --- mtest01 under a memory limit with a swapfile --------------------------------
+lexpect 0 "mtest01 -p 80 -w, 3 runs, 256M cgroup, 512M swap" run --workload "mtest01 -p 80 -w" --runs 3 \
+	--memory-limit 256M --swap 512M
+check "the seed block is printed" out_has '^Averages for 3 mtest01 runs$'
+bytes=$(field "bytes allocated:")
+check "it allocated more than the 256M limit ($bytes bytes), so it swapped" test "${bytes%.*}" -gt $((256 << 20))
+maj=$(field "Major \(requiring I/O\) page faults:")
+check "major faults > 0 ($maj)" awk -v m="$maj" 'BEGIN { exit !(m > 0) }'
+check "a swapfile was made for the run" err_has 'made a .* swapfile'
+check "95% CI printed" out_has '^Elapsed 95% confidence interval: +-?[0-9.]+ \.\. [0-9.]+ s'
+as_before "mtest01 run"
+
+# --- page-cluster governs swap-in readahead ----------------------------------------
+for p in 0 6; do
+	lvt run --json --set vm.page-cluster=$p --workload "swapbench -s 600M -a seq -P 2" --memory-limit 256M --swap 1G
+	eval "maj$p=\$(jq '.workloads[0].per_run[0].results.majflt_touch' \"\$T/out\")"
+	eval "el$p=\$(jq '.workloads[0].averages.elapsed_s' \"\$T/out\")"
+	check "swapbench with page-cluster $p completed" test "$RC" = 0
+done
+echo "# swapbench seq 600M in 256M: page-cluster 0: $el0 s, $maj0 major faults; 6: $el6 s, $maj6 major faults"
+check "page-cluster 0 faults in page by page: >4x the major faults of 6 ($maj0 vs $maj6)" \
+	awk -v a="$maj0" -v b="$maj6" 'BEGIN { exit !(a > 4 * b && b > 0) }'
+as_before "swapbench page-cluster 0 and 6"
+
+# --- the OOM killer ------------------------------------------------------------------
+lexpect 1 "mtest01 past memory+swap is OOM-killed, vmtune carries on" run --workload "mtest01 -b 400M -w" \
+	--memory-limit 64M --swap 16M
+check "the run is reported as an OOM kill" out_has 'run 1: killed by the OOM killer'
+check "with the kernel's line" out_has 'Killed process [0-9]+ \(mtest01\)'
+as_before "OOM kill"
+
+# --- SIGINT and kill -9 in the middle of a workload ---------------------------------------
+busy='[ "$(pc)" = 5 ] && [ -n "$(tail -n +2 /proc/swaps)" ] && [ -n "$(cat /sys/fs/cgroup/memory/vmtune-*/cgroup.procs 2>/dev/null)" ]'
+"$VMTUNE" --state-dir "$STATE" run --set vm.page-cluster=5 --workload "swapbench -s 600M -a rand -P 50" \
+	--memory-limit 256M --swap 1G >"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "a run is under way (page-cluster 5, swap, cgroup with tasks)" wait_for "$busy"
+kill -INT $pid
+wait $pid
+check "SIGINT: vmtune exits 130" test $? = 130
+BG=
+as_before "SIGINT mid-workload"
+
+"$VMTUNE" --state-dir "$STATE" run --set vm.page-cluster=5 --workload "swapbench -s 600M -a rand -P 50" \
+	--memory-limit 256M --swap 1G >"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "a second run is under way" wait_for "$busy"
+kill -9 $pid
+wait $pid 2>/dev/null
+BG=
+check "kill -9 leaves page-cluster at 5" test "$(pc)" = 5
+check "kill -9 leaves the swapfile on" test -n "$(tail -n +2 /proc/swaps)"
+check "the workload died with vmtune" wait_for '[ -z "$(cat /sys/fs/cgroup/memory/vmtune-*/cgroup.procs 2>/dev/null)" ]'
+lexpect 0 "the next command works" get vm.page-cluster
+check "and warns, naming the swapfile and the cgroup" err_has "vmtune \(pid $pid\) ended without restoring: .*swapfile .*cgroup /sys/fs/cgroup/memory/vmtune-"
+lexpect 0 "vmtune restore after kill -9" restore
+as_before "kill -9 and restore"
+
+done_testing

@@ -1,0 +1,123 @@
+/* test_size.c - strict size, duration and integer parsing. */
+#include "testutil.h"
+
+#include "size.h"
+
+static void sizes_with_suffixes(void **state)
+{
+	uint64_t v;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(parse_size("0", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_size("4096", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("512M", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 512ULL << 20);
+	assert_int_equal(parse_size("1G", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 1ULL << 30);
+	assert_int_equal(parse_size("1.5G", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 3ULL << 29);
+	assert_int_equal(parse_size("64k", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("2MiB", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 2ULL << 20);
+	assert_int_equal(parse_size("3gb", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 3ULL << 30);
+	assert_int_equal(parse_size("16T", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 16ULL << 40);
+}
+
+static void bad_sizes_name_the_word(void **state)
+{
+	static const char *const bad[] = { "12Q", "", "M", "-1", "1.G", "1 G", "0x10", "1e3", "5MM", "1.5.5G" };
+	uint64_t v = 7;
+	char why[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_equal(parse_size(bad[i], &v, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "invalid size"));
+		if (bad[i][0])
+			assert_non_null(strstr(why, bad[i]));
+	}
+	assert_int_equal(v, 7); /* untouched on error */
+	assert_int_equal(parse_size("12Q", &v, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "'Q'"));
+}
+
+static void overflow_is_an_error_not_a_wrap(void **state)
+{
+	uint64_t v = 0;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(parse_size("99999999999999999999M", &v, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "too large"));
+	assert_int_equal(parse_size("99999999999999999999", &v, why, sizeof(why)), -1);
+	assert_int_equal(parse_size("16777216T", &v, why, sizeof(why)), -1); /* 2^64 */
+	assert_int_equal(parse_size("16777215T", &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 16777215ULL << 40);
+	assert_int_equal(parse_size("18446744073709551615", &v, why, sizeof(why)), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_size("18446744073709551616", &v, why, sizeof(why)), -1);
+}
+
+static void durations(void **state)
+{
+	double d;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(parse_duration("30", &d, why, sizeof(why)), 0);
+	assert_float_equal(d, 30, 1e-9);
+	assert_int_equal(parse_duration("5m", &d, why, sizeof(why)), 0);
+	assert_float_equal(d, 300, 1e-9);
+	assert_int_equal(parse_duration("100ms", &d, why, sizeof(why)), 0);
+	assert_float_equal(d, 0.1, 1e-9);
+	assert_int_equal(parse_duration("1.5h", &d, why, sizeof(why)), 0);
+	assert_float_equal(d, 5400, 1e-9);
+	assert_int_equal(parse_duration("5x", &d, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "'x'"));
+	assert_int_equal(parse_duration("-5s", &d, why, sizeof(why)), -1);
+	assert_int_equal(parse_duration("", &d, why, sizeof(why)), -1);
+}
+
+static void integers(void **state)
+{
+	long v;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(parse_long("10", 1, 100, &v, why, sizeof(why)), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(parse_long("0", 1, 100, &v, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "out of range 1..100"));
+	assert_int_equal(parse_long("10abc", 1, 100, &v, why, sizeof(why)), -1);
+	assert_int_equal(parse_long(" 10", 1, 100, &v, why, sizeof(why)), -1);
+	assert_int_equal(parse_long("99999999999999999999", 0, LONG_MAX, &v, why, sizeof(why)), -1);
+}
+
+static void formatting(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(format_size(512ULL << 20, buf, sizeof(buf)), "512M");
+	assert_string_equal(format_size(3ULL << 29, buf, sizeof(buf)), "1.5G");
+	assert_string_equal(format_size(100, buf, sizeof(buf)), "100B");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sizes_with_suffixes), cmocka_unit_test(bad_sizes_name_the_word),
+		cmocka_unit_test(overflow_is_an_error_not_a_wrap), cmocka_unit_test(durations),
+		cmocka_unit_test(integers), cmocka_unit_test(formatting),
+	};
+
+	return cmocka_run_group_tests_name("size", tests, NULL, NULL);
+}
