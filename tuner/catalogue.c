@@ -49,9 +49,11 @@ const struct knob_def knob_catalogue[] = {
 	  KT_INT, 0, 9, 4, 0, 4, SCALE_LINEAR, NULL, 0, NULL,
 	  "2004 anticipatory prefault order; today fault-around for file read faults (0 disables)" },
 	{ "mthp.anon_max_order", { { THP(""), KC_MTHP } }, KT_INT, 0, 8, 0, 0, 4, SCALE_LINEAR, NULL, 0, NULL,
-	  "k: anonymous mTHP 'always' for every size from 8kB up to 4<<k kB below the PMD size" },
+	  "k: anonymous mTHP 'always' for every size from 8kB up to 4<<k kB below the PMD size",
+	  "vm.min_free_kbytes" },
 	{ "thp.enabled", { { THP("enabled"), KC_ENUM } }, KT_ENUM, 0, 2, 1, 0, 2, SCALE_LINEAR,
-	  thp_enabled_choices, 0, NULL, "always can raise min_free_kbytes and memory use" },
+	  thp_enabled_choices, 0, NULL, "the kernel recomputes min_free_kbytes when it changes",
+	  "vm.min_free_kbytes" },
 	{ "thp.defrag", { { THP("defrag"), KC_ENUM } }, KT_ENUM, 0, 4, 3, 0, 4, SCALE_LINEAR, thp_defrag_choices,
 	  0, NULL, "always stalls interactive loads on allocation" },
 	/* The 2.4 -aa VM (seed 000): only where present; no bounds checking in those kernels. */

@@ -46,6 +46,7 @@ struct knob_def {
 	unsigned flags;
 	const char *pair; /* writing this knob zeroes the pair (dirty ratio/bytes) */
 	const char *note; /* the trap, in one line */
+	const char *affects; /* the kernel may change this knob when we write ours */
 };
 
 extern const struct knob_def knob_catalogue[];

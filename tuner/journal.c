@@ -229,23 +229,19 @@ int journal_knob(const struct knob_state *st, bool keep)
 		return -1;
 	for (i = 0; i < n; i++) {
 		struct entry *e;
-		const char *owner = st->def->name;
 
 		if (entry_present(files[i].path, mode, (long)getpid()))
 			continue;
 		if (strpbrk(files[i].raw, "\t\n"))
-			return error("%s: value in %s cannot be journalled", owner, files[i].path);
+			return error("%s: value in %s cannot be journalled", files[i].name, files[i].path);
 		if (nentries >= JOURNAL_MAX)
 			return error("journal is full (%d entries); run 'vmtune restore'", JOURNAL_MAX);
-		/* the pair's file is journalled under the pair's own name */
-		if (i > 0 && st->def->pair && st->kp->codec != KC_MTHP)
-			owner = st->def->pair;
 		e = &entries[nentries++];
 		memset(e, 0, sizeof(*e));
 		e->kind = JK_KNOB;
 		e->mode = mode;
 		e->pid = (long)getpid();
-		snprintf(e->name, sizeof(e->name), "%s", owner);
+		snprintf(e->name, sizeof(e->name), "%s", files[i].name);
 		snprintf(e->path, sizeof(e->path), "%s", files[i].path);
 		snprintf(e->raw, sizeof(e->raw), "%s", files[i].raw);
 		added++;
@@ -339,6 +335,10 @@ static int undo(bool *sel, int *count)
 				deferred[i] = true;
 				break;
 			}
+			/* no needless writes: writing min_free_kbytes, say, makes the
+			 * kernel treat it as user-set and stop adjusting it */
+			if (raw_matches(e->path, e->raw))
+				break;
 			r = knob_file_restore(e->name, e->path, e->raw);
 			if (r == 0)
 				verbose("restored %s: %s = %s", e->name, e->path, e->raw);

@@ -285,56 +285,57 @@ const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_
 	return buf;
 }
 
-static int add_file(struct knob_file *files, int n, int max, const char *path, bool is_enum)
+static int add_file(struct knob_file *files, int n, int max, const char *name, const char *path, bool is_enum)
 {
 	char buf[256];
 	int r;
 
 	if (n >= max)
-		return -ENOSPC;
+		return error("%s: more than %d files to journal", name, max);
 	r = read_small_file(path, buf, sizeof(buf));
 	if (r < 0)
-		return r;
+		return error("cannot read '%s': %s", path, strerror(-r));
+	snprintf(files[n].name, sizeof(files[n].name), "%s", name);
 	snprintf(files[n].path, sizeof(files[n].path), "%s", path);
 	if (is_enum)
 		enum_word(buf, files[n].raw, sizeof(files[n].raw));
 	else
 		snprintf(files[n].raw, sizeof(files[n].raw), "%s", buf);
-	return 0;
+	return n + 1;
+}
+
+/* The files of a related knob (pair, affected), if it exists here. */
+static int add_related(struct knob_file *files, int n, int max, const char *name)
+{
+	struct knob_state rs;
+
+	knob_probe(knob_find(name), &rs);
+	if (!rs.kp || rs.status == KS_WRITEONLY)
+		return n;
+	return add_file(files, n, max, name, rs.path, rs.kp->codec == KC_ENUM);
 }
 
 int knob_files(const struct knob_state *st, struct knob_file *files, int max)
 {
+	const struct knob_def *d = st->def;
 	char p[PATH_MAX];
-	int n = 0, order, r;
+	int n = 0, order;
 
 	if (!st->kp)
-		return error("%s: %s", st->def->name, st->why);
+		return error("%s: %s", d->name, st->why);
+	if (d->affects && (n = add_related(files, n, max, d->affects)) < 0)
+		return -1;
 	if (st->kp->codec == KC_MTHP) {
-		for (order = 1; order <= st->def->max; order++) {
+		for (order = 1; order <= d->max && n >= 0; order++) {
 			mthp_enabled_path(p, sizeof(p), st->path, order);
-			if (access(p, F_OK) < 0)
-				continue;
-			if ((r = add_file(files, n, max, p, true)) < 0)
-				return error("cannot read '%s': %s", p, strerror(-r));
-			n++;
+			if (access(p, F_OK) == 0)
+				n = add_file(files, n, max, d->name, p, true);
 		}
-		return n;
+	} else {
+		n = add_file(files, n, max, d->name, st->path, st->kp->codec == KC_ENUM);
 	}
-	if ((r = add_file(files, n, max, st->path, st->kp->codec == KC_ENUM)) < 0)
-		return error("cannot read '%s': %s", st->path, strerror(-r));
-	n++;
-	if (st->def->pair) {
-		const struct knob_def *pd = knob_find(st->def->pair);
-		struct knob_state ps;
-
-		knob_probe(pd, &ps);
-		if (ps.kp) {
-			if ((r = add_file(files, n, max, ps.path, false)) < 0)
-				return error("cannot read '%s': %s", ps.path, strerror(-r));
-			n++;
-		}
-	}
+	if (n >= 0 && d->pair)
+		n = add_related(files, n, max, d->pair);
 	return n;
 }
 
@@ -411,12 +412,11 @@ static bool knob_owns_path(const struct knob_def *d, const char *path)
 
 int knob_file_restore(const char *name, const char *path, const char *raw)
 {
-	const struct knob_def *d = knob_find(name), *pd;
+	const struct knob_def *d = knob_find(name);
 
 	if (!d)
 		return error("journal names unknown knob '%s'", name);
-	pd = d->pair ? knob_find(d->pair) : NULL;
-	if (!knob_owns_path(d, path) && !(pd && knob_owns_path(pd, path)))
+	if (!knob_owns_path(d, path))
 		return error("journal entry for %s names '%s', which is not its file under this root", name, path);
 	if (strncmp(path + strlen(vt.root), DEBUGFS "/", strlen(DEBUGFS) + 1) == 0)
 		debugfs_acquire();

@@ -27,6 +27,7 @@ struct knob_state {
 
 /* One file behind a knob and its raw writable value: what the journal keeps. */
 struct knob_file {
+	char name[64]; /* the knob the file belongs to */
 	char path[PATH_MAX];
 	char raw[64];
 };
@@ -44,15 +45,17 @@ void knob_probe(const struct knob_def *d, struct knob_state *st);
 int knob_parse_value(const struct knob_def *d, const char *text, long *v, char *why, size_t whylen);
 const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_t size);
 
-/* The files a write of this knob may change (its own and its pair's) with their
- * current raw values, for the journal. Returns the count or -1. */
+/* The files a write of this knob may change, with their current raw values, for
+ * the journal: first those of a knob the kernel adjusts in response (so that an
+ * undo in reverse order puts it back last), then its own, then its pair's.
+ * Returns the count or -1. */
 int knob_files(const struct knob_state *st, struct knob_file *files, int max);
 
 /* Write a value (caller has journalled first), read it back into *readback. */
 int knob_write(struct knob_state *st, long v, long *readback);
 
 /* Put back one journalled file. The path must be one the catalogue names for
- * this knob under the current root: a journal cannot make vmtune write elsewhere. */
+ * knob `name` under the current root: a journal cannot make vmtune write elsewhere. */
 int knob_file_restore(const char *name, const char *path, const char *raw);
 
 /* debugfs: mounted on demand on the live system, unmounted at exit if we did it. */

@@ -80,8 +80,13 @@ int settings_apply(struct setting *s, int n, bool keep)
 	if ((rc = check(s, st, n)) != 0)
 		return rc;
 	for (i = 0; i < n; i++) {
-		long rb;
+		struct knob_state side;
+		long rb, side_before = 0;
 
+		if (s[i].def->affects) {
+			knob_probe(knob_find(s[i].def->affects), &side);
+			side_before = side.value;
+		}
 		if (vt_interrupted || journal_knob(&st[i], keep) < 0 || knob_write(&st[i], s[i].value, &rb) < 0) {
 			rollback(s, st, i + 1); /* i too: a multi-file knob may be half written */
 			return vt_interrupted ? 128 + vt_interrupted : EXIT_ENV;
@@ -92,6 +97,13 @@ int settings_apply(struct setting *s, int n, bool keep)
 			warning("%s: wrote %s, the kernel kept %s", s[i].def->name, b,
 				knob_format_value(s[i].def, rb, c, sizeof(c)));
 		info("%s: %s -> %s", s[i].def->name, a, knob_format_value(s[i].def, rb, c, sizeof(c)));
+		if (s[i].def->affects && side.have_value) {
+			long was = side_before;
+			knob_probe(side.def, &side);
+			if (side.have_value && side.value != was)
+				info("%s: %ld -> %ld (changed by the kernel in response; journalled, restored with it)",
+				     side.def->name, was, side.value);
+		}
 	}
 	return 0;
 }

@@ -65,6 +65,13 @@ check "fault_around_bytes restored" test "$(cat "$R/sys/kernel/debug/fault_aroun
 check "mthp sizes restored" test "$(thp hugepages-16kB/enabled)" = never
 check "dirty pair restored: bytes 0, ratio 20" test "$(vm dirty_bytes)/$(vm dirty_ratio)" = 0/20
 
+# --- read-back: a value the kernel did not keep is reported --------------------
+R2=$T/root2
+"$TOP/tests/mkroot.sh" "$R2"
+rm "$R2/proc/sys/vm/page-cluster" && ln -s /dev/zero "$R2/proc/sys/vm/page-cluster" # writes vanish, reads 0
+expect 0 "set on a file that does not keep the value" --root "$R2" set vm.page-cluster=5
+check "the read-back difference is reported" err_has 'vm\.page-cluster: wrote 5, the kernel kept 0'
+
 # --- bad input: exit 2, the bad word named, nothing written ----------------
 SUM=$(tree_sum "$R")
 bad() {

@@ -80,6 +80,18 @@ check "dirty_ratio back to $DR0" test "$(cat /proc/sys/vm/dirty_ratio)" = "$DR0"
 check "dirty_bytes back to $DB0" test "$(cat /proc/sys/vm/dirty_bytes)" = "$DB0"
 as_before "dirty pairs"
 
+# --- THP: the kernel recomputes min_free_kbytes ------------------------------------
+MF0=$(cat /proc/sys/vm/min_free_kbytes)
+lexpect 0 "set thp.enabled=never" set thp.enabled=never
+check "thp.enabled is never" grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled
+if [ "$(cat /proc/sys/vm/min_free_kbytes)" != "$MF0" ]; then
+	check "the kernel's change to min_free_kbytes is reported" err_has "vm\.min_free_kbytes: $MF0 -> [0-9]+ \(changed by the kernel"
+else
+	skip "the kernel's change to min_free_kbytes is reported" "this kernel left min_free_kbytes alone"
+fi
+lexpect 0 "restore THP" restore
+as_before "thp.enabled and min_free_kbytes"
+
 # --- run --set on the live kernel ------------------------------------------------
 lexpect 0 "run --set: the workload sees the setting" run --json --set vm.page-cluster=1 \
 	--workload 'exec:echo pc=$(cat /proc/sys/vm/page-cluster)'

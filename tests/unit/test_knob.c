@@ -132,12 +132,23 @@ static void journal_files_cover_the_pair(void **state)
 	assert_string_equal(f[0].raw, "20");
 	assert_non_null(strstr(f[1].path, "/dirty_bytes"));
 	assert_string_equal(f[1].raw, "0");
+	assert_string_equal(f[1].name, "vm.dirty_bytes");
 	knob_probe(knob_find("thp.defrag"), &st);
 	n = knob_files(&st, f, KNOB_MAX_FILES);
 	assert_int_equal(n, 1);
 	assert_string_equal(f[0].raw, "madvise"); /* the writable word, not the listing */
+	assert_string_equal(f[0].name, "thp.defrag");
+	/* THP switches make the kernel recompute min_free_kbytes: journalled first,
+	 * so that an undo in reverse order puts it back last */
 	knob_probe(knob_find("mthp.anon_max_order"), &st);
-	assert_int_equal(knob_files(&st, f, KNOB_MAX_FILES), 7); /* 16kB..1024kB */
+	assert_int_equal(knob_files(&st, f, KNOB_MAX_FILES), 8); /* min_free + 16kB..1024kB */
+	assert_string_equal(f[0].name, "vm.min_free_kbytes");
+	assert_string_equal(f[0].raw, "67584");
+	assert_string_equal(f[1].name, "mthp.anon_max_order");
+	knob_probe(knob_find("thp.enabled"), &st);
+	assert_int_equal(knob_files(&st, f, KNOB_MAX_FILES), 2);
+	assert_string_equal(f[0].name, "vm.min_free_kbytes");
+	assert_string_equal(f[1].raw, "madvise");
 }
 
 static void restore_refuses_foreign_paths(void **state)
@@ -154,9 +165,10 @@ static void restore_refuses_foreign_paths(void **state)
 	assert_int_equal(knob_file_restore("vm.swappiness", p, "6"), -1);
 	assert_string_equal(tree_read("/proc/sys/vm/page-cluster"), "3");
 	assert_int_equal(knob_file_restore("vm.bogus", p, "6"), -1);
-	/* the pair's file is allowed */
+	/* each file is restored under the knob it belongs to */
 	snprintf(p, sizeof(p), "%s/proc/sys/vm/dirty_bytes", test_dir);
-	assert_int_equal(knob_file_restore("vm.dirty_ratio", p, "0"), 0);
+	assert_int_equal(knob_file_restore("vm.dirty_ratio", p, "0"), -1);
+	assert_int_equal(knob_file_restore("vm.dirty_bytes", p, "0"), 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, fake_root_setup, fake_root_teardown)
