@@ -1,0 +1,156 @@
+/* space.c - which knobs a search varies and how their values map to the
+ * coordinates the strategies work in: [-1, 1] on a line (log2 for knobs whose
+ * scale is logarithmic), or a choice index for enums. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knob.h"
+#include "space.h"
+#include "vmtune.h"
+
+static int add_dim(struct space *sp, const struct knob_def *d)
+{
+	struct space_dim *dm;
+	struct knob_state st;
+	int i;
+
+	for (i = 0; i < sp->d; i++)
+		if (sp->dim[i].def == d)
+			return error("--knobs names %s twice", d->name);
+	if (sp->d >= SPACE_MAX)
+		return error("at most %d knobs can be searched at once", SPACE_MAX);
+	knob_probe(d, &st);
+	if (st.status != KS_AVAILABLE)
+		return error("%s cannot be searched here: %s", d->name, st.why);
+	dm = &sp->dim[sp->d];
+	memset(dm, 0, sizeof(*dm));
+	dm->def = d;
+	dm->original = st.value;
+	dm->categorical = d->type == KT_ENUM;
+	knob_search_range(d, st.value, &dm->lo, &dm->hi);
+	dm->log = d->scale == SCALE_LOG2 && dm->lo > 0;
+	sp->categorical[sp->d] = dm->categorical;
+	sp->d++;
+	return 0;
+}
+
+int space_build(struct space *sp, const char *list)
+{
+	char buf[1024], *save = NULL, *tok;
+	size_t i;
+
+	memset(sp, 0, sizeof(*sp));
+	if (!list) {
+		for (i = 0; i < knob_catalogue_len; i++) {
+			struct knob_state st;
+			if (!knob_searchable(&knob_catalogue[i]))
+				continue;
+			knob_probe(&knob_catalogue[i], &st);
+			if (st.status == KS_AVAILABLE && add_dim(sp, &knob_catalogue[i]) < 0)
+				return -1;
+		}
+		if (sp->d == 0)
+			return error("no searchable knob is available here (see 'vmtune knobs')");
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct knob_def *d = knob_find(tok);
+		if (!d)
+			return error("--knobs: unknown knob '%s' (see 'vmtune knobs')", tok);
+		if (!knob_searchable(d))
+			return error("--knobs: %s is never searched (%s)", tok, d->note ? d->note : "not a tuning knob");
+		if (add_dim(sp, d) < 0)
+			return -1;
+	}
+	if (sp->d == 0)
+		return error("--knobs names no knob");
+	return 0;
+}
+
+double space_encode(const struct space_dim *dm, long v)
+{
+	double lo = (double)dm->lo, hi = (double)dm->hi, x = (double)v;
+
+	if (dm->categorical)
+		return (double)v;
+	if (dm->hi == dm->lo)
+		return 0;
+	if (dm->log) {
+		lo = log2(lo);
+		hi = log2(hi);
+		x = log2(x > 0 ? x : dm->lo);
+	}
+	return 2.0 * (x - lo) / (hi - lo) - 1.0;
+}
+
+long space_decode(const struct space_dim *dm, double x)
+{
+	double lo = (double)dm->lo, hi = (double)dm->hi, v;
+	long r;
+
+	if (dm->categorical) {
+		r = lround(x);
+	} else {
+		if (x < -1)
+			x = -1;
+		if (x > 1)
+			x = 1;
+		if (dm->log)
+			v = exp2(log2(lo) + (x + 1) / 2 * (log2(hi) - log2(lo)));
+		else
+			v = lo + (x + 1) / 2 * (hi - lo);
+		r = lround(v);
+	}
+	return r < dm->lo ? dm->lo : r > dm->hi ? dm->hi : r;
+}
+
+void space_from_unit(const struct space *sp, const double *u, long *vals)
+{
+	int i;
+
+	for (i = 0; i < sp->d; i++) {
+		const struct space_dim *dm = &sp->dim[i];
+		if (dm->categorical)
+			vals[i] = dm->lo + (long)floor(u[i] * (double)(dm->hi - dm->lo + 1));
+		else
+			vals[i] = space_decode(dm, 2 * u[i] - 1);
+		if (vals[i] > dm->hi)
+			vals[i] = dm->hi;
+	}
+}
+
+void space_encode_point(const struct space *sp, const long *vals, double *x)
+{
+	int i;
+
+	for (i = 0; i < sp->d; i++)
+		x[i] = space_encode(&sp->dim[i], vals[i]);
+}
+
+void space_decode_point(const struct space *sp, const double *x, long *vals)
+{
+	int i;
+
+	for (i = 0; i < sp->d; i++)
+		vals[i] = space_decode(&sp->dim[i], x[i]);
+}
+
+const char *space_describe(const struct space *sp, const long *vals, bool all, char *buf, size_t size)
+{
+	size_t n = 0;
+	char v[64];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sp->d && n < size; i++) {
+		if (!all && vals[i] == sp->dim[i].original)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", n ? " " : "", sp->dim[i].def->name,
+				      knob_format_value(sp->dim[i].def, vals[i], v, sizeof(v)));
+	}
+	if (!buf[0])
+		snprintf(buf, size, "(original settings)");
+	return buf;
+}

@@ -1,0 +1,41 @@
+/* space.h - the search space: chosen knobs, their safe ranges, coding to [-1, 1]. */
+#ifndef VMTUNE_SPACE_H
+#define VMTUNE_SPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalogue.h"
+
+#define SPACE_MAX 32
+
+struct space_dim {
+	const struct knob_def *def;
+	long lo, hi;     /* the safe search range (enum: choice indexes) */
+	long original;   /* the value found before the search */
+	bool categorical; /* enum: coded as the choice index, not on a line */
+	bool log;        /* coded on log2 of the value */
+};
+
+struct space {
+	int d;
+	struct space_dim dim[SPACE_MAX];
+	bool categorical[SPACE_MAX]; /* for the GP */
+};
+
+/* Build the space from a comma-separated knob list, or from every searchable
+ * knob that is available here when list is NULL. Reads the original values.
+ * Returns 0, or -1 with a message naming the knob. */
+int space_build(struct space *sp, const char *list);
+/* Code a value to the search coordinate and back (decode rounds to a valid value). */
+double space_encode(const struct space_dim *dm, long v);
+long space_decode(const struct space_dim *dm, double x);
+/* A unit-cube point (each u in [0, 1)) to values. */
+void space_from_unit(const struct space *sp, const double *u, long *vals);
+void space_encode_point(const struct space *sp, const long *vals, double *x);
+void space_decode_point(const struct space *sp, const double *x, long *vals);
+/* "vm.page-cluster=2 thp.enabled=never", only the knobs that differ from
+ * the originals (all of them when all is true). */
+const char *space_describe(const struct space *sp, const long *vals, bool all, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,33 @@
+/* store.h - the results database (SQLite): runs, trials, measurements. */
+#ifndef VMTUNE_STORE_H
+#define VMTUNE_STORE_H
+
+#include <stdbool.h>
+
+#include "runner.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+int store_open(struct store **sp, const char *path);
+void store_close(struct store *s);
+long store_run_begin(struct store *s, const char *config_json, const char *machine_json);
+int store_run_finish(struct store *s, long run, const char *status, const char *result_json);
+long store_trial_add(struct store *s, long run, int seq, const char *kind, const char *settings_json, double score,
+		     bool failed);
+int store_trial_score(struct store *s, long trial, double score);
+int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r,
+			  double metric);
+/* The config a run was started with; caller frees. NULL if there is no such run. */
+char *store_run_config(struct store *s, long run, char *status, size_t statuslen);
+
+/* Walk a run's trials in order: kind, settings JSON, failed, and the metric of
+ * each measurement (in the order they were added). */
+typedef int (*store_trial_cb)(void *arg, long trial_id, int seq, const char *kind, const char *settings_json,
+			      bool failed, const double *metrics, int nmetrics);
+int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg);
+/* Count rows, for tests and reports. */
+long store_count(struct store *s, const char *table, long run);
+
+#endif
