@@ -14,6 +14,7 @@ int cmd_get(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 /* Shared by commands: print usage for a command, handle --help. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -386,27 +386,35 @@ static int undo(bool *sel, int *count)
 	return failed ? -1 : 0;
 }
 
-int session_end(void)
+int journal_undo_transient(void)
 {
 	bool sel[JOURNAL_MAX] = { false };
-	int i, r = 0, any = 0;
+	int i, any = 0, r;
+
+	if (!in_session)
+		return 0;
+	for (i = 0; i < nentries; i++) {
+		sel[i] = entries[i].mode == 'T' && entries[i].pid == (long)getpid();
+		any |= sel[i];
+	}
+	if (!any)
+		return 0;
+	r = undo(sel, NULL);
+	if (r < 0)
+		error("some settings could not be put back; run 'vmtune restore'");
+	return r;
+}
+
+int session_end(void)
+{
+	int r;
 
 	if (!in_session) {
 		knob_debugfs_release();
 		return 0;
 	}
+	r = journal_undo_transient();
 	in_session = false;
-	for (i = 0; i < nentries; i++) {
-		sel[i] = entries[i].mode == 'T' && entries[i].pid == (long)getpid();
-		any |= sel[i];
-	}
-	if (any) {
-		in_session = true; /* undo() may journal_save */
-		r = undo(sel, NULL);
-		in_session = false;
-		if (r < 0)
-			error("some settings could not be put back; run 'vmtune restore'");
-	}
 	knob_debugfs_release();
 	if (lock_fd >= 0) {
 		close(lock_fd);

@@ -13,6 +13,8 @@ enum journal_kind { JK_KNOB, JK_SWAPFILE, JK_CGROUP };
 int session_begin(void);
 /* Put back this process's transient changes and drop the lock (idempotent). */
 int session_end(void);
+/* Put back this process's transient changes, staying in the session. */
+int journal_undo_transient(void);
 
 /* Record a knob's files before writing it. keep: the change is meant to stay
  * (vmtune set) and is undone only by `vmtune restore`; otherwise it is undone

@@ -19,6 +19,10 @@ static const struct cmd_entry commands[] = {
 	{ "run", cmd_run,
 	  "--workload SPEC [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
+	{ "search", cmd_search,
+	  "--workload SPEC [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] [--out FILE] "
+	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN]",
+	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 

@@ -1,0 +1,171 @@
+/* cmd-search.c - `vmtune search`: options in, search_run() does the work. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "search.h"
+#include "size.h"
+#include "vmtune.h"
+#include "workload.h"
+
+static const char search_opts_help[] =
+	"  -w, --workload SPEC     workload (repeatable: several form a mix scored by the geometric mean\n"
+	"                          of each one's ratio to its baseline); exec:CMD for any program\n"
+	"      --metric NAME       score exec: workloads by the last NAME=VALUE they print (default: wall time)\n"
+	"      --maximize, --minimize  direction of --metric (default minimize)\n"
+	"  -k, --knobs LIST        comma-separated knobs to search (default: every available searchable knob)\n"
+	"  -n, --trials N          candidate settings to try, the original first (default 20)\n"
+	"  -T, --time DURATION     stop trying candidates in time to confirm within DURATION\n"
+	"  -S, --strategy S        bo (Gaussian process, default), random or grid\n"
+	"  -r, --repeats N         extra measurements of each new best (default 1)\n"
+	"      --seed N            seed of the design and the strategies (default 1)\n"
+	"  -o, --out FILE          profile to write (default STATE/profiles/HOST-WORKLOAD.yaml)\n"
+	"      --apply             apply the recommendation afterwards (journalled)\n"
+	"  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE\n"
+	"  -s, --swap SIZE         make sure SIZE of swap exists; the cgroup may use that much\n"
+	"      --timeout DURATION  stop one workload run after DURATION (default 30m); it counts as failed\n"
+	"      --baseline-every N  measure the original settings again every N runs (default 3)\n"
+	"      --confirm-rounds N  rounds of baseline + finalists at the end (default 3)\n"
+	"      --finalists N       candidates confirmed at the end (default 2)\n"
+	"      --dry-run           print the plan; change nothing\n"
+	"      --resume RUN        continue an interrupted run from the database\n";
+
+int cmd_search(int argc, char **argv)
+{
+	enum { O_METRIC = 256, O_MAX, O_MIN, O_SEED, O_APPLY, O_TIMEOUT, O_BEVERY, O_CROUNDS, O_FINAL, O_DRY, O_RESUME };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },	       { "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, O_METRIC }, { "maximize", no_argument, NULL, O_MAX },
+		{ "minimize", no_argument, NULL, O_MIN },       { "knobs", required_argument, NULL, 'k' },
+		{ "trials", required_argument, NULL, 'n' },     { "time", required_argument, NULL, 'T' },
+		{ "strategy", required_argument, NULL, 'S' },   { "repeats", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, O_SEED },    { "out", required_argument, NULL, 'o' },
+		{ "apply", no_argument, NULL, O_APPLY },        { "memory-limit", required_argument, NULL, 'm' },
+		{ "swap", required_argument, NULL, 's' },       { "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "baseline-every", required_argument, NULL, O_BEVERY },
+		{ "confirm-rounds", required_argument, NULL, O_CROUNDS },
+		{ "finalists", required_argument, NULL, O_FINAL }, { "dry-run", no_argument, NULL, O_DRY },
+		{ "resume", required_argument, NULL, O_RESUME }, { NULL, 0, NULL, 0 },
+	};
+	struct search_opts o = { .trials = 0, .strategy = STRAT_BO, .repeats = 1, .seed = 1, .timeout = 1800,
+				 .baseline_every = 3, .confirm_rounds = 3, .finalists = 2 };
+	const char *metric = NULL;
+	int c, i, maximize = -1;
+	long v;
+	char why[256];
+
+	while ((c = getopt_long(argc, argv, "hw:k:n:T:S:r:o:m:s:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_cmd_help("search", search_opts_help);
+			return 0;
+		case 'w':
+			if (o.nwl >= SEARCH_MAX_WORKLOADS)
+				return usage_error("search", "at most %d --workload options", SEARCH_MAX_WORKLOADS);
+			o.wl[o.nwl++].spec = optarg;
+			break;
+		case O_METRIC:
+			metric = optarg;
+			break;
+		case O_MAX:
+			maximize = 1;
+			break;
+		case O_MIN:
+			maximize = 0;
+			break;
+		case 'k':
+			o.knobs = optarg;
+			break;
+		case 'n':
+			if (parse_long(optarg, 2, 100000, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--trials %s", why);
+			o.trials = (int)v;
+			break;
+		case 'T':
+			if (parse_duration(optarg, &o.time_budget, why, sizeof(why)) < 0 || o.time_budget <= 0)
+				return usage_error("search", "--time: %s", o.time_budget <= 0 ? "must be more than 0" : why);
+			break;
+		case 'S':
+			if (strategy_parse(optarg, &o.strategy) < 0)
+				return usage_error("search", "--strategy '%s': use bo, random or grid", optarg);
+			break;
+		case 'r':
+			if (parse_long(optarg, 0, 10, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--repeats %s", why);
+			o.repeats = (int)v;
+			break;
+		case O_SEED:
+			if (parse_long(optarg, 0, 1L << 40, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--seed %s", why);
+			o.seed = (unsigned long)v;
+			break;
+		case 'o':
+			o.out = optarg;
+			break;
+		case O_APPLY:
+			o.apply = true;
+			break;
+		case 'm':
+			if (parse_size(optarg, &o.mem_limit, why, sizeof(why)) < 0)
+				return usage_error("search", "--memory-limit: %s", why);
+			if (o.mem_limit < (16 << 20))
+				return usage_error("search", "--memory-limit %s is too small (at least 16M)", optarg);
+			break;
+		case 's':
+			if (parse_size(optarg, &o.swap, why, sizeof(why)) < 0)
+				return usage_error("search", "--swap: %s", why);
+			break;
+		case O_TIMEOUT:
+			if (parse_duration(optarg, &o.timeout, why, sizeof(why)) < 0)
+				return usage_error("search", "--timeout: %s", why);
+			break;
+		case O_BEVERY:
+		case O_CROUNDS:
+		case O_FINAL:
+			if (parse_long(optarg, c == O_FINAL ? 1 : 2, c == O_FINAL ? 8 : 50, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--%s %s",
+						   c == O_BEVERY ? "baseline-every" : c == O_CROUNDS ? "confirm-rounds" : "finalists",
+						   why);
+			*(c == O_BEVERY ? &o.baseline_every : c == O_CROUNDS ? &o.confirm_rounds : &o.finalists) = (int)v;
+			break;
+		case O_DRY:
+			o.dry_run = true;
+			break;
+		case O_RESUME:
+			if (parse_long(optarg, 1, 1L << 40, &o.resume, why, sizeof(why)) < 0)
+				return usage_error("search", "--resume %s", why);
+			break;
+		default:
+			return usage_error("search", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("search", "unexpected argument '%s'", argv[optind]);
+	if (o.nwl == 0 && !o.resume)
+		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
+	if ((o.mem_limit || o.swap) && !vt_live())
+		return usage_error("search", "--memory-limit and --swap need the live kernel; they cannot be used with --root");
+	if (o.trials == 0)
+		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 20);
+	if (o.time_budget > 0 && o.trials == 100000)
+		o.trials = 1000;
+	for (i = 0; i < o.nwl; i++) {
+		struct search_workload *w = &o.wl[i];
+		const struct workload_info *wi;
+		char **args;
+
+		/* "mtest01" alone means the seeds' "mtest01 -p 80 -w" */
+		if (strcmp(w->spec, "mtest01") == 0)
+			w->spec = "mtest01 -p 80 -w";
+		if (workload_argv(w->spec, &args, w->name, sizeof(w->name)) < 0)
+			return EXIT_USAGE;
+		workload_argv_free(args);
+		wi = workload_find(w->name);
+		snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
+		w->maximize = wi ? wi->maximize : maximize == 1;
+		if (wi && metric)
+			return usage_error("search", "--metric is for exec: workloads; %s is scored by %s", w->name, wi->metric);
+	}
+	return search_run(&o);
+}

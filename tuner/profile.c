@@ -1,0 +1,480 @@
+/* profile.c - profile files through libyaml: the document API to load (every node
+ * has a mark, so errors point at line and column), the emitter to write. A profile
+ * can only name catalogue knobs; values are checked against their full range. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "knob.h"
+#include "profile.h"
+#include "size.h"
+#include "vmtune.h"
+
+struct loader {
+	const char *path;
+	yaml_document_t *doc;
+	struct profile *p;
+};
+
+static int at(const struct loader *l, const yaml_node_t *n, const char *fmt, const char *a, const char *b)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, a, b);
+	return error("%s:%lu:%lu: %s", l->path, (unsigned long)n->start_mark.line + 1,
+		     (unsigned long)n->start_mark.column + 1, msg);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* Walk a mapping, refusing duplicate keys; calls fn for each pair. */
+typedef int (*pair_fn)(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v);
+
+static int each_pair(struct loader *l, yaml_node_t *map, const char *what, pair_fn fn)
+{
+	yaml_node_pair_t *a, *b;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return at(l, map, "%s must be a mapping of keys to values%s", what, "");
+	for (a = map->data.mapping.pairs.start; a < map->data.mapping.pairs.top; a++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, a->key), *v = yaml_document_get_node(l->doc, a->value);
+		const char *key = scalar(k);
+
+		if (!key)
+			return at(l, k, "keys in %s must be plain words%s", what, "");
+		for (b = map->data.mapping.pairs.start; b < a; b++)
+			if (strcmp(scalar(yaml_document_get_node(l->doc, b->key)) ?: "", key) == 0)
+				return at(l, k, "duplicate key '%s' in %s", key, what);
+		if (fn(l, key, k, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int want_scalar(struct loader *l, yaml_node_t *v, const char *key, const char **out)
+{
+	if (!(*out = scalar(v)))
+		return at(l, v, "'%s' must be a single value%s", key, "");
+	return 0;
+}
+
+static int copy_string(struct loader *l, yaml_node_t *v, const char *key, char *dst, size_t size)
+{
+	const char *s;
+
+	if (want_scalar(l, v, key, &s) < 0)
+		return -1;
+	if (strlen(s) >= size)
+		return at(l, v, "'%s' is too long%s", key, "");
+	snprintf(dst, size, "%s", s);
+	return 0;
+}
+
+static int get_long(struct loader *l, yaml_node_t *v, const char *key, long *out)
+{
+	const char *s;
+	char why[160];
+
+	if (want_scalar(l, v, key, &s) < 0)
+		return -1;
+	if (parse_long(s, 0, LONG_MAX, out, why, sizeof(why)) < 0)
+		return at(l, v, "'%s': %s", key, why);
+	return 0;
+}
+
+static int get_double(struct loader *l, yaml_node_t *v, const char *key, double *out)
+{
+	const char *s;
+	char *end;
+
+	if (want_scalar(l, v, key, &s) < 0)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*out))
+		return at(l, v, "'%s': '%s' is not a number", key, s);
+	return 0;
+}
+
+static int machine_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+
+	if (strcmp(key, "hostname") == 0)
+		return copy_string(l, v, key, p->machine.hostname, sizeof(p->machine.hostname));
+	if (strcmp(key, "kernel") == 0)
+		return copy_string(l, v, key, p->machine.kernel, sizeof(p->machine.kernel));
+	if (strcmp(key, "cpus") == 0)
+		return get_long(l, v, key, &p->machine.cpus);
+	if (strcmp(key, "mem_total_kb") == 0)
+		return get_long(l, v, key, &p->machine.mem_total_kb);
+	if (strcmp(key, "swap_total_kb") == 0)
+		return get_long(l, v, key, &p->machine.swap_total_kb);
+	return at(l, k, "unknown key '%s' in machine (known: hostname, kernel, cpus, mem_total_kb, swap_total_kb)%s",
+		  key, "");
+}
+
+static int match_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+	const char *s;
+	char why[200];
+	uint64_t *dst;
+
+	if (strcmp(key, "mem_min") == 0) {
+		dst = &p->match.mem_min;
+		p->match.has_min = true;
+	} else if (strcmp(key, "mem_max") == 0) {
+		dst = &p->match.mem_max;
+		p->match.has_max = true;
+	} else {
+		return at(l, k, "unknown key '%s' in match (known: mem_min, mem_max)%s", key, "");
+	}
+	if (want_scalar(l, v, key, &s) < 0)
+		return -1;
+	if (parse_size(s, dst, why, sizeof(why)) < 0)
+		return at(l, v, "match.%s: %s", key, why);
+	return 0;
+}
+
+static int settings_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+	struct profile_setting *ps;
+	const struct knob_def *d = knob_find(key);
+	const char *s;
+	char why[256];
+
+	if (!d)
+		return at(l, k, "unknown knob '%s' (see 'vmtune knobs'; a profile can only name catalogue knobs)%s", key,
+			  "");
+	if (!(s = scalar(v)))
+		return at(l, v, "%s must have a single value%s", key, "");
+	if (p->nsettings >= PROFILE_MAX_SETTINGS)
+		return at(l, k, "too many settings%s%s", "", "");
+	ps = &p->settings[p->nsettings];
+	if (knob_parse_value(d, s, &ps->value, why, sizeof(why)) < 0)
+		return at(l, v, "%s%s", why, "");
+	ps->def = d;
+	ps->line = (int)v->start_mark.line + 1;
+	ps->column = (int)v->start_mark.column + 1;
+	p->nsettings++;
+	return 0;
+}
+
+static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+
+	if (strcmp(key, "metric") == 0)
+		return copy_string(l, v, key, p->evidence.metric, sizeof(p->evidence.metric));
+	if (strcmp(key, "direction") == 0) {
+		if (copy_string(l, v, key, p->evidence.direction, sizeof(p->evidence.direction)) < 0)
+			return -1;
+		if (strcmp(p->evidence.direction, "min") && strcmp(p->evidence.direction, "max"))
+			return at(l, v, "direction must be min or max, not '%s'%s", p->evidence.direction, "");
+		return 0;
+	}
+	if (strcmp(key, "baseline") == 0)
+		return get_double(l, v, key, &p->evidence.baseline);
+	if (strcmp(key, "best") == 0)
+		return get_double(l, v, key, &p->evidence.best);
+	if (strcmp(key, "change_pct") == 0)
+		return get_double(l, v, key, &p->evidence.change_pct);
+	if (strcmp(key, "significant") == 0) {
+		const char *s;
+		if (want_scalar(l, v, key, &s) < 0)
+			return -1;
+		if (strcmp(s, "true") && strcmp(s, "false"))
+			return at(l, v, "significant must be true or false, not '%s'%s", s, "");
+		p->evidence.significant = strcmp(s, "true") == 0;
+		return 0;
+	}
+	if (strcmp(key, "ci95_pct") == 0) {
+		yaml_node_item_t *it;
+		double *dst[2] = { &p->evidence.ci_lo, &p->evidence.ci_hi };
+		int i = 0;
+		if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
+			return at(l, v, "ci95_pct must be a list of two numbers [low, high]%s%s", "", "");
+		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++)
+			if (get_double(l, yaml_document_get_node(l->doc, *it), key, dst[i]) < 0)
+				return -1;
+		return 0;
+	}
+	return at(l, k, "unknown key '%s' in evidence.objective%s", key, "");
+}
+
+static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+
+	if (strcmp(key, "workload") == 0)
+		return copy_string(l, v, key, p->evidence.workload, sizeof(p->evidence.workload));
+	if (strcmp(key, "trials") == 0)
+		return get_long(l, v, key, &p->evidence.trials);
+	if (strcmp(key, "objective") == 0)
+		return each_pair(l, v, "evidence.objective", objective_pair);
+	return at(l, k, "unknown key '%s' in evidence (known: workload, trials, objective)%s", key, "");
+}
+
+static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+	long version;
+
+	if (strcmp(key, "vmtune") == 0) {
+		if (get_long(l, v, key, &version) < 0)
+			return -1;
+		if (version != 1)
+			return at(l, v, "schema version %s is not known to this vmtune (it reads version 1)%s",
+				  scalar(v), "");
+		return 0;
+	}
+	if (strcmp(key, "name") == 0)
+		return copy_string(l, v, key, p->name, sizeof(p->name));
+	if (strcmp(key, "description") == 0)
+		return copy_string(l, v, key, p->description, sizeof(p->description));
+	if (strcmp(key, "created") == 0)
+		return copy_string(l, v, key, p->created, sizeof(p->created));
+	if (strcmp(key, "machine") == 0) {
+		p->machine.present = true;
+		return each_pair(l, v, "machine", machine_pair);
+	}
+	if (strcmp(key, "match") == 0)
+		return each_pair(l, v, "match", match_pair);
+	if (strcmp(key, "settings") == 0)
+		return each_pair(l, v, "settings", settings_pair);
+	if (strcmp(key, "evidence") == 0) {
+		p->evidence.present = true;
+		return each_pair(l, v, "evidence", evidence_pair);
+	}
+	return at(l, k,
+		  "unknown key '%s' (known: vmtune, name, description, created, machine, match, settings, evidence)%s",
+		  key, "");
+}
+
+static bool has_key(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *a;
+
+	for (a = map->data.mapping.pairs.start; a < map->data.mapping.pairs.top; a++)
+		if (strcmp(scalar(yaml_document_get_node(doc, a->key)) ?: "", key) == 0)
+			return true;
+	return false;
+}
+
+int profile_load(const char *path, struct profile *p)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	struct loader l = { .path = path, .doc = &doc, .p = p };
+	FILE *f = fopen(path, "re");
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!f) {
+		error("cannot open profile '%s': %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	if (!yaml_parser_load(&parser, &doc)) {
+		error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
+		      (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
+		yaml_parser_delete(&parser);
+		fclose(f);
+		return EXIT_USAGE;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		error("%s:1:1: the profile is empty (it needs at least 'vmtune: 1' and 'settings:')", path);
+		rc = EXIT_USAGE;
+	} else if (root->type != YAML_MAPPING_NODE) {
+		at(&l, root, "a profile is a mapping (vmtune: 1, name: ..., settings: ...)%s%s", "", "");
+		rc = EXIT_USAGE;
+	} else if (each_pair(&l, root, "the profile", top_pair) < 0) {
+		rc = EXIT_USAGE;
+	} else if (!has_key(&doc, root, "vmtune")) {
+		at(&l, root, "missing 'vmtune: 1' (the schema version)%s%s", "", "");
+		rc = EXIT_USAGE;
+	} else if (!has_key(&doc, root, "settings")) {
+		at(&l, root, "missing 'settings:' (the knobs and their values)%s%s", "", "");
+		rc = EXIT_USAGE;
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return rc;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+static int emit(yaml_emitter_t *e, yaml_event_t *ev)
+{
+	/* the emitter owns the event from here on, even when it fails */
+	return yaml_emitter_emit(e, ev) ? 0 : -1;
+}
+
+static int emit_scalar(yaml_emitter_t *e, const char *s, bool quoted)
+{
+	yaml_event_t ev;
+
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), !quoted, quoted,
+				     quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+	return emit(e, &ev);
+}
+
+static int emit_kv(yaml_emitter_t *e, const char *k, const char *v, bool quoted)
+{
+	return emit_scalar(e, k, false) < 0 || emit_scalar(e, v, quoted) < 0 ? -1 : 0;
+}
+
+static int emit_kl(yaml_emitter_t *e, const char *k, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return emit_kv(e, k, buf, false);
+}
+
+static int emit_kd(yaml_emitter_t *e, const char *k, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return emit_kv(e, k, buf, false);
+}
+
+static int emit_map(yaml_emitter_t *e, bool start, bool flow)
+{
+	yaml_event_t ev;
+
+	if (start)
+		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+						    flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	else
+		yaml_mapping_end_event_initialize(&ev);
+	return emit(e, &ev);
+}
+
+static int write_handler(void *data, unsigned char *buf, size_t size)
+{
+	return fwrite(buf, 1, size, data) == size;
+}
+
+static int emit_profile(yaml_emitter_t *e, const struct profile *p)
+{
+	yaml_event_t ev;
+	char buf[64];
+	int i;
+
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	if (emit(e, &ev) < 0)
+		return -1;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	if (emit(e, &ev) < 0 || emit_map(e, true, false) < 0 || emit_kl(e, "vmtune", 1) < 0)
+		return -1;
+	if (p->name[0] && emit_kv(e, "name", p->name, false) < 0)
+		return -1;
+	if (p->description[0] && emit_kv(e, "description", p->description, false) < 0)
+		return -1;
+	if (p->created[0] && emit_kv(e, "created", p->created, false) < 0)
+		return -1;
+	if (p->machine.present) {
+		if (emit_scalar(e, "machine", false) < 0 || emit_map(e, true, true) < 0 ||
+		    emit_kv(e, "hostname", p->machine.hostname, false) < 0 ||
+		    emit_kv(e, "kernel", p->machine.kernel, false) < 0 || emit_kl(e, "cpus", p->machine.cpus) < 0 ||
+		    emit_kl(e, "mem_total_kb", p->machine.mem_total_kb) < 0 ||
+		    emit_kl(e, "swap_total_kb", p->machine.swap_total_kb) < 0 || emit_map(e, false, true) < 0)
+			return -1;
+	}
+	if (p->match.has_min || p->match.has_max) {
+		if (emit_scalar(e, "match", false) < 0 || emit_map(e, true, true) < 0)
+			return -1;
+		if (p->match.has_min && emit_kv(e, "mem_min", format_size(p->match.mem_min, buf, sizeof(buf)), false) < 0)
+			return -1;
+		if (p->match.has_max && emit_kv(e, "mem_max", format_size(p->match.mem_max, buf, sizeof(buf)), false) < 0)
+			return -1;
+		if (emit_map(e, false, true) < 0)
+			return -1;
+	}
+	if (emit_scalar(e, "settings", false) < 0 || emit_map(e, true, false) < 0)
+		return -1;
+	for (i = 0; i < p->nsettings; i++) {
+		const struct profile_setting *s = &p->settings[i];
+		if (emit_kv(e, s->def->name, knob_format_value(s->def, s->value, buf, sizeof(buf)), false) < 0)
+			return -1;
+	}
+	if (emit_map(e, false, false) < 0)
+		return -1;
+	if (p->evidence.present) {
+		yaml_event_t seq;
+		if (emit_scalar(e, "evidence", false) < 0 || emit_map(e, true, false) < 0 ||
+		    emit_kv(e, "workload", p->evidence.workload, false) < 0 ||
+		    emit_kl(e, "trials", p->evidence.trials) < 0 || emit_scalar(e, "objective", false) < 0 ||
+		    emit_map(e, true, true) < 0 || emit_kv(e, "metric", p->evidence.metric, false) < 0 ||
+		    emit_kv(e, "direction", p->evidence.direction, false) < 0 ||
+		    emit_kd(e, "baseline", p->evidence.baseline) < 0 || emit_kd(e, "best", p->evidence.best) < 0 ||
+		    emit_kd(e, "change_pct", p->evidence.change_pct) < 0 || emit_scalar(e, "ci95_pct", false) < 0)
+			return -1;
+		yaml_sequence_start_event_initialize(&seq, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
+		if (emit(e, &seq) < 0)
+			return -1;
+		snprintf(buf, sizeof(buf), "%.6g", p->evidence.ci_lo);
+		if (emit_scalar(e, buf, false) < 0)
+			return -1;
+		snprintf(buf, sizeof(buf), "%.6g", p->evidence.ci_hi);
+		if (emit_scalar(e, buf, false) < 0)
+			return -1;
+		yaml_sequence_end_event_initialize(&seq);
+		if (emit(e, &seq) < 0 ||
+		    emit_kv(e, "significant", p->evidence.significant ? "true" : "false", false) < 0 ||
+		    emit_map(e, false, true) < 0 || emit_map(e, false, false) < 0)
+			return -1;
+	}
+	if (emit_map(e, false, false) < 0)
+		return -1;
+	yaml_document_end_event_initialize(&ev, 1);
+	if (emit(e, &ev) < 0)
+		return -1;
+	yaml_stream_end_event_initialize(&ev);
+	return emit(e, &ev);
+}
+
+int profile_write(const char *path, const struct profile *p)
+{
+	yaml_emitter_t e;
+	FILE *f;
+	char tmp[PATH_MAX];
+	int rc;
+	bool to_stdout = strcmp(path, "-") == 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = to_stdout ? stdout : fopen(tmp, "we");
+	if (!f)
+		return error("cannot write profile '%s': %s", tmp, strerror(errno));
+	yaml_emitter_initialize(&e);
+	yaml_emitter_set_output(&e, write_handler, f);
+	yaml_emitter_set_width(&e, 200);
+	rc = emit_profile(&e, p);
+	if (rc < 0)
+		error("cannot write profile '%s': %s", path, e.problem ? e.problem : "emitter error");
+	yaml_emitter_delete(&e);
+	if (to_stdout)
+		return rc;
+	if (fclose(f) != 0 && rc == 0)
+		rc = error("cannot write profile '%s': %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = error("cannot write profile '%s': %s", path, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* profile.h - profiles: YAML files (schema v1, DESIGN §6) of settings and evidence. */
+#ifndef VMTUNE_PROFILE_H
+#define VMTUNE_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalogue.h"
+
+#define PROFILE_MAX_SETTINGS 64
+
+struct profile_setting {
+	const struct knob_def *def;
+	long value;
+	int line, column; /* where the value stands in the file, 1-based */
+};
+
+struct profile {
+	char name[128];
+	char description[512];
+	char created[64];
+	struct {
+		bool present;
+		char hostname[256], kernel[128];
+		long cpus, mem_total_kb, swap_total_kb;
+	} machine;
+	struct {
+		bool has_min, has_max;
+		uint64_t mem_min, mem_max;
+	} match;
+	int nsettings;
+	struct profile_setting settings[PROFILE_MAX_SETTINGS];
+	struct {
+		bool present;
+		char workload[512];
+		long trials;
+		char metric[64];
+		char direction[8]; /* min or max */
+		double baseline, best, change_pct, ci_lo, ci_hi;
+		bool significant;
+	} evidence;
+};
+
+/* Load and validate a profile. Errors are printed as FILE:LINE:COLUMN: what, and
+ * the way out; returns 0 or EXIT_USAGE. Nothing about the system is touched. */
+int profile_load(const char *path, struct profile *p);
+/* Write a profile ("-" for stdout). Returns 0 or -1. */
+int profile_write(const char *path, const struct profile *p);
+
+#endif
