@@ -10,9 +10,9 @@ LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c
-# build: the libraries; tests: cmocka, jq (JSON checks), e2fsprogs (chattr), util-linux (setpriv, flock)
+# build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev \
-	libcmocka-dev jq e2fsprogs util-linux
+	libcmocka-dev jq sqlite3 util-linux
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation

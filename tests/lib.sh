@@ -7,7 +7,7 @@ VMTUNE=$TOP/build/vmtune
 pass() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
 fail() {
 	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $*"
-	[ -s "$T/err" ] && sed 's/^/#   stderr: /' "$T/err" | head -20
+	[ -s "$T/err" ] && sed "s/^/#   stderr: /" "$T/err" | tail -20
 	[ -s "$T/out" ] && sed 's/^/#   stdout: /' "$T/out" | head -20
 	return 0
 }

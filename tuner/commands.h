@@ -15,6 +15,7 @@ int cmd_set(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Shared by commands: print usage for a command, handle --help. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

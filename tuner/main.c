@@ -23,6 +23,7 @@ static const struct cmd_entry commands[] = {
 	  "--workload SPEC [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] [--out FILE] "
 	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
+	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 

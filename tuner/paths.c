@@ -88,12 +88,19 @@ int read_small_file(const char *path, char *buf, size_t size)
 int write_small_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	size_t len = strlen(s);
+	char buf[512];
+	size_t len;
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	n = write(fd, s, len);
+	/* one write, newline-terminated, as `echo VALUE > FILE` does */
+	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", s);
+	if (len >= sizeof(buf)) {
+		close(fd);
+		return -E2BIG;
+	}
+	n = write(fd, buf, len);
 	if (n < 0) {
 		int e = errno;
 		close(fd);

@@ -70,6 +70,7 @@ struct search {
 	struct point *points;
 	int npoints;
 	int trials_done; /* candidate settings tried, the original first */
+	int next_seq;    /* of the next trial row in the store */
 	long cur[SPACE_MAX];
 	struct store *db;
 	long run_id;
@@ -289,8 +290,10 @@ static int measure(struct search *S, int p, enum kind kind)
 	ob->kind = kind;
 	ob->point = p;
 	sj = settings_json(S, S->points[p].vals);
-	ob->trial_id = S->db ? store_trial_add(S->db, S->run_id, S->nobs, kind_names[kind], sj, NAN, false) : 0;
+	ob->trial_id = S->db ? store_trial_add(S->db, S->run_id, S->next_seq++, kind_names[kind], sj, NAN, false) : 0;
 	free(sj);
+	if (ob->trial_id < 0)
+		return -1;
 	for (w = 0; w < S->o->nwl; w++) {
 		struct run_spec spec = { .workload = S->o->wl[w].spec, .timeout = S->o->timeout,
 					 .echo = vt.verbose > 1 };
@@ -313,8 +316,12 @@ static int measure(struct search *S, int p, enum kind kind)
 			return -1;
 		S->run_time_sum += now() - t;
 		S->runs++;
-		if (r.outcome == RUN_INTERRUPTED)
+		if (r.outcome == RUN_INTERRUPTED) {
+			/* half a trial is no trial: --resume measures it again */
+			if (S->db)
+				store_trial_delete(S->db, ob->trial_id);
 			return -1;
+		}
 		m = strcmp(S->o->wl[w].metric, "elapsed") == 0 ? r.elapsed : run_value(&r, S->o->wl[w].metric);
 		if (r.outcome != RUN_OK || !isfinite(m) || m <= 0) {
 			ob->failed = true;
@@ -892,8 +899,11 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	struct obs *ob;
 	int i, w;
 
-	(void)seq;
 	(void)failed;
+	if (seq >= S->next_seq)
+		S->next_seq = seq + 1;
+	if (nmetrics < S->o->nwl)
+		return 0; /* cut short by a crash: measured again */
 	for (k = K_BASE; k <= K_CONFIRM; k++)
 		if (strcmp(kind_names[k], kind) == 0)
 			break;
@@ -987,8 +997,6 @@ static int search_loop(struct search *S)
 				return -1;
 			progress(S, &S->obs[S->nobs - 1], "baseline");
 		}
-	} else if (S->trials_done == 0) {
-		S->trials_done = 1;
 	}
 	while (S->trials_done < S->o->trials && !vt_interrupted && !out_of_time(S)) {
 		next_candidate(S, vals);
@@ -1065,16 +1073,18 @@ static void report(struct search *S, const long *rec, const struct confirm *best
 
 static int setup(struct search *S, struct search_opts *o)
 {
-	int i;
+	int i, rc;
 
 	memset(S, 0, sizeof(*S));
 	S->o = o;
 	S->obs = calloc(MAX_OBS, sizeof(*S->obs));
 	S->points = calloc(MAX_POINTS, sizeof(*S->points));
-	if (!S->obs || !S->points)
-		return error("out of memory");
-	if (space_build(&S->sp, o->knobs) < 0)
-		return -1;
+	if (!S->obs || !S->points) {
+		error("out of memory");
+		return EXIT_INTERNAL;
+	}
+	if ((rc = space_build(&S->sp, o->knobs)) != 0)
+		return rc;
 	for (i = 0; i < S->sp.d; i++)
 		S->cur[i] = S->sp.dim[i].original;
 	add_point(S, S->cur); /* point 0: the original settings */
@@ -1129,10 +1139,10 @@ int search_run(struct search_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (setup(&S, o) < 0) {
+	if ((rc = setup(&S, o)) != 0) {
 		teardown(&S);
 		free(cfg);
-		return EXIT_ENV;
+		return rc;
 	}
 	if (o->out)
 		snprintf(out, sizeof(out), "%s", o->out);
@@ -1171,6 +1181,7 @@ int search_run(struct search_opts *o)
 	}
 	if (o->resume) {
 		S.run_id = o->resume;
+		S.trials_done = 1; /* the original settings */
 		if (store_trials_each(S.db, o->resume, resume_trial, &S) < 0) {
 			rc = EXIT_ENV;
 			goto out;

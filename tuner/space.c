@@ -16,13 +16,19 @@ static int add_dim(struct space *sp, const struct knob_def *d)
 	int i;
 
 	for (i = 0; i < sp->d; i++)
-		if (sp->dim[i].def == d)
-			return error("--knobs names %s twice", d->name);
-	if (sp->d >= SPACE_MAX)
-		return error("at most %d knobs can be searched at once", SPACE_MAX);
+		if (sp->dim[i].def == d) {
+			error("--knobs names %s twice", d->name);
+			return EXIT_USAGE;
+		}
+	if (sp->d >= SPACE_MAX) {
+		error("at most %d knobs can be searched at once", SPACE_MAX);
+		return EXIT_USAGE;
+	}
 	knob_probe(d, &st);
-	if (st.status != KS_AVAILABLE)
-		return error("%s cannot be searched here: %s", d->name, st.why);
+	if (st.status != KS_AVAILABLE) {
+		error("%s cannot be searched here: %s", d->name, st.why);
+		return EXIT_ENV;
+	}
 	dm = &sp->dim[sp->d];
 	memset(dm, 0, sizeof(*dm));
 	dm->def = d;
@@ -39,6 +45,7 @@ int space_build(struct space *sp, const char *list)
 {
 	char buf[1024], *save = NULL, *tok;
 	size_t i;
+	int rc;
 
 	memset(sp, 0, sizeof(*sp));
 	if (!list) {
@@ -47,25 +54,33 @@ int space_build(struct space *sp, const char *list)
 			if (!knob_searchable(&knob_catalogue[i]))
 				continue;
 			knob_probe(&knob_catalogue[i], &st);
-			if (st.status == KS_AVAILABLE && add_dim(sp, &knob_catalogue[i]) < 0)
-				return -1;
+			if (st.status == KS_AVAILABLE && (rc = add_dim(sp, &knob_catalogue[i])) != 0)
+				return rc;
 		}
-		if (sp->d == 0)
-			return error("no searchable knob is available here (see 'vmtune knobs')");
+		if (sp->d == 0) {
+			error("no searchable knob is available here (see 'vmtune knobs')");
+			return EXIT_ENV;
+		}
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		const struct knob_def *d = knob_find(tok);
-		if (!d)
-			return error("--knobs: unknown knob '%s' (see 'vmtune knobs')", tok);
-		if (!knob_searchable(d))
-			return error("--knobs: %s is never searched (%s)", tok, d->note ? d->note : "not a tuning knob");
-		if (add_dim(sp, d) < 0)
-			return -1;
+		if (!d) {
+			error("--knobs: unknown knob '%s' (see 'vmtune knobs')", tok);
+			return EXIT_USAGE;
+		}
+		if (!knob_searchable(d)) {
+			error("--knobs: %s is never searched (%s)", tok, d->note ? d->note : "not a tuning knob");
+			return EXIT_USAGE;
+		}
+		if ((rc = add_dim(sp, d)) != 0)
+			return rc;
 	}
-	if (sp->d == 0)
-		return error("--knobs names no knob");
+	if (sp->d == 0) {
+		error("--knobs names no knob");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

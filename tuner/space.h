@@ -25,7 +25,8 @@ struct space {
 
 /* Build the space from a comma-separated knob list, or from every searchable
  * knob that is available here when list is NULL. Reads the original values.
- * Returns 0, or -1 with a message naming the knob. */
+ * Returns 0, or an exit code (usage: unknown knob; environment: missing here)
+ * after a message naming the knob. */
 int space_build(struct space *sp, const char *list);
 /* Code a value to the search coordinate and back (decode rounds to a valid value). */
 double space_encode(const struct space_dim *dm, long v);

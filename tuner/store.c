@@ -171,6 +171,24 @@ long store_trial_add(struct store *s, long run, int seq, const char *kind, const
 	return (long)sqlite3_last_insert_rowid(s->db);
 }
 
+int store_trial_delete(struct store *s, long trial)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "DELETE FROM measurements WHERE trial_id=?1; ", -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot delete trial");
+	sqlite3_bind_int64(st, 1, trial);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || sqlite3_prepare_v2(s->db, "DELETE FROM trials WHERE id=?1", -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot delete trial");
+	sqlite3_bind_int64(st, 1, trial);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(s, "cannot delete trial");
+}
+
 int store_trial_score(struct store *s, long trial, double score)
 {
 	sqlite3_stmt *st;

@@ -16,6 +16,7 @@ long store_run_begin(struct store *s, const char *config_json, const char *machi
 int store_run_finish(struct store *s, long run, const char *status, const char *result_json);
 long store_trial_add(struct store *s, long run, int seq, const char *kind, const char *settings_json, double score,
 		     bool failed);
+int store_trial_delete(struct store *s, long trial);
 int store_trial_score(struct store *s, long trial, double score);
 int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r,
 			  double metric);

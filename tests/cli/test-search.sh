@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# test-search.sh - vmtune search on a fake --root tree, scored by a known noisy
+# function of the knob files (tests/search/quadratic.sh: minimum 10 at page-cluster
+# 4, swappiness 120, vfs_cache_pressure 200, dirty_ratio 15, with an interaction).
+# Search quality, the store, the profile, dry run, strategies, failures, Ctrl-C and
+# --resume. The live system must not change.
+. "$(dirname "$0")/../lib.sh"
+
+R=$T/root
+"$TOP/tests/mkroot.sh" "$R"
+LIVE_BEFORE=$(live_snapshot)
+KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure,vm.dirty_ratio
+F="exec:$TOP/tests/search/quadratic.sh $R"
+S() { vt --root "$R" search --workload "$F" --metric value --knobs $KNOBS "$@"; }
+# true objective of a profile's settings
+f_of() {
+	awk '/^  vm\.page-cluster:/ {pc=$2} /^  vm\.swappiness:/ {sw=$2} /^  vm\.vfs_cache_pressure:/ {v=$2}
+	     /^  vm\.dirty_ratio:/ {d=$2}
+	     END { a=pc-4; b=(sw-120)/40; c=(v-200)/150; e=(d-15)/10; printf "%.4f\n", 10+0.5*a*a+b*b+0.3*a*b+c*c+e*e }' "$1"
+}
+SUM=$(tree_sum "$R")
+
+# --- dry run --------------------------------------------------------------------
+S --trials 40 --dry-run --db "$T/dry.db" -o "$T/dry.yaml"
+check "dry run exits 0" test "$RC" = 0
+check "the plan counts the runs" out_has '^plan: 40 trials \(the first is the original settings\) \+ [0-9]+ baseline runs \+ up to [0-9]+ repeat runs \+ 9 confirmation runs'
+check "the plan lists knobs with ranges" out_has 'vm\.swappiness +original 60 +search 10\.\.200'
+check "the plan names the files" out_has "would write: $T/dry.yaml"
+check "dry run wrote no profile" test ! -e "$T/dry.yaml"
+check "dry run made no database" test ! -e "$T/dry.db"
+check "dry run changed nothing in the tree" test "$(tree_sum "$R")" = "$SUM"
+
+# --- quality: within 2% of the optimum in 40 trials, for at least 4 of 5 seeds ----------
+good=0
+for seed in 1 2 3 4 5; do
+	S --trials 40 --seed $seed --db "$T/q.db" -o "$T/q$seed.yaml" -q
+	f=$(f_of "$T/q$seed.yaml")
+	echo "# seed $seed: exit $RC, recommended f = $f (optimum 10)"
+	awk -v f="$f" 'BEGIN { exit !(f <= 10.2) }' && good=$((good + 1))
+done
+check "bo within 2% of the optimum in 40 trials for $good of 5 seeds (need 4)" test $good -ge 4
+check "settings are back after every search" test "$(tree_sum "$R")" = "$SUM"
+
+# --- the profile, the report and the store ------------------------------------------
+expect 0 "report loads the profile back" report "$T/q1.yaml"
+check "report shows the recommendation" out_has '^  vm\.page-cluster +4$'
+check "report shows significant evidence" out_has '^value \(lower is better\): [0-9.]+ -> [0-9.]+, -[0-9.]+% \(95% CI -[0-9.]+% \.\. -[0-9.]+%\): significant'
+check "the profile holds every searched knob" test "$(grep -cE '^  vm\.' "$T/q1.yaml")" = 4
+check "the store has five runs" test "$(sqlite3 "$T/q.db" 'select count(*) from runs where status="done"')" = 5
+check "the store has its schema version" test "$(sqlite3 "$T/q.db" "select value from meta where key='schema_version'")" = 1
+check "every trial has its measurement" test "$(sqlite3 "$T/q.db" 'select count(*) from trials t where not exists (select 1 from measurements m where m.trial_id=t.id)')" = 0
+check "40 candidate settings per run (the original counted first)" \
+	test "$(sqlite3 "$T/q.db" "select count(distinct settings) from trials where run_id=1 and kind in ('baseline','candidate')")" = 40
+check "baselines are interleaved through the run" \
+	test "$(sqlite3 "$T/q.db" "select count(*) from trials where run_id=1 and kind='baseline'")" -ge 12
+check "the machine is recorded" test "$(sqlite3 "$T/q.db" 'select json_extract(machine, "$.cpus") from runs where id=1')" = "$(nproc)"
+
+# --- other strategies -------------------------------------------------------------
+for st in random grid; do
+	S --trials 15 --strategy $st --db "$T/s.db" -o "$T/$st.yaml" -q
+	check "strategy $st runs to the end" test "$RC" = 0
+	check "strategy $st writes a profile that loads" "$VMTUNE" report "$T/$st.yaml" >/dev/null
+done
+
+# --- no improvement: say so, keep the original ------------------------------------------
+vt --root "$R" search --workload "exec:echo value=5" --metric value --knobs vm.page-cluster --trials 5 \
+	--db "$T/n.db" -o "$T/n.yaml"
+check "a flat objective exits 0" test "$RC" = 0
+check "it says nothing beat the original" out_has 'nothing beat the original settings significantly: keep them'
+check "the profile keeps the original value" grep -qE '^  vm\.page-cluster: 3$' "$T/n.yaml"
+check "and says it was not significant" grep -q 'significant: false' "$T/n.yaml"
+
+# --- failed trials are penalised, the search goes on ----------------------------------------
+vt --root "$R" search --workload "exec:pc=\$(cat $R/proc/sys/vm/page-cluster); [ \$pc -ge 5 ] && exit 3; echo value=\$((10 - pc))" \
+	--metric value --knobs vm.page-cluster --trials 7 --strategy grid --db "$T/f.db" -o "$T/f.yaml"
+check "a search with failing trials ends normally" test "$RC" = 0
+check "the failures are recorded" test "$(sqlite3 "$T/f.db" 'select count(*) from trials where score >= 2')" -ge 1
+check "the best that does not fail is recommended" grep -qE '^  vm\.page-cluster: 4$' "$T/f.yaml"
+
+# --- bad input -------------------------------------------------------------------------------
+expect 2 "unknown strategy" --root "$R" search --workload "$F" --strategy annealing
+expect 2 "unknown knob in --knobs" --root "$R" search --workload "$F" --knobs vm.bogus
+check "it is named" err_has "unknown knob 'vm\.bogus'"
+expect 2 "a knob that is never searched" --root "$R" search --workload "$F" --knobs vm.overcommit_memory
+expect 3 "a knob this kernel lacks" --root "$R" search --workload "$F" --knobs vm.vm_passes
+expect 2 "--metric on a built-in workload" --root "$R" search --workload "mtest01" --metric value
+expect 2 "resume of a run that does not exist" --root "$R" search --resume 99 --db "$T/q.db"
+check "bad input changed nothing" test "$(tree_sum "$R")" = "$SUM"
+
+# --- Ctrl-C keeps the results, restores, and --resume finishes ---------------------------------
+SLOW="exec:sleep 0.1; $TOP/tests/search/quadratic.sh $R"
+"$VMTUNE" --root "$R" search --workload "$SLOW" --metric value --knobs $KNOBS --trials 30 --db "$T/r.db" \
+	-o "$T/r.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+for i in $(seq 300); do [ "$(sqlite3 "$T/r.db" "select count(*) from trials where kind='candidate'" 2>/dev/null)" -ge 8 ] 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+check "Ctrl-C: exit 130" test $? = 130
+check "Ctrl-C: best so far reported" out_has '^best so far \(not confirmed\)'
+check "Ctrl-C: settings restored" test "$(tree_sum "$R")" = "$SUM"
+check "Ctrl-C: the run is kept as interrupted" test "$(sqlite3 "$T/r.db" 'select status from runs where id=1')" = interrupted
+done_before=$(sqlite3 "$T/r.db" "select count(distinct settings) from trials where run_id=1 and kind in ('baseline','candidate')")
+cp "$T/r.db" "$T/r-interrupted.db"
+vt --root "$R" search --resume 1 --db "$T/r.db" -o "$T/r.yaml"
+check "resume finishes (exit $RC)" test "$RC" = 0
+check "resume says where it picked up" err_has "resuming run 1: [0-9]+ measurements, $done_before trials done"
+check "resume: 30 trials in all, none lost or repeated" \
+	test "$(sqlite3 "$T/r.db" "select count(distinct settings) from trials where run_id=1 and kind in ('baseline','candidate')")" = 30
+check "resume: the run is done" test "$(sqlite3 "$T/r.db" 'select status from runs where id=1')" = done
+check "resume: settings restored" test "$(tree_sum "$R")" = "$SUM"
+
+# --- --apply makes the recommendation stick, journalled --------------------------------------
+S --trials 20 --apply --db "$T/a.db" -o "$T/a.yaml" -q
+check "--apply: page-cluster is the recommended 4" test "$(cat "$R/proc/sys/vm/page-cluster")" = 4
+expect 0 "restore after --apply" --root "$R" restore
+check "restore puts the originals back" test "$(tree_sum "$R")" = "$SUM"
+
+check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
+done_testing
