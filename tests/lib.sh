@@ -52,3 +52,33 @@ live_snapshot() {
 	echo "cgroups=$(ls -d /sys/fs/cgroup/memory/vmtune* /sys/fs/cgroup/vmtune* 2>/dev/null | tr '\n' ' ')"
 	echo "debugfs=$(grep -c ' /sys/kernel/debug ' /proc/mounts)"
 }
+
+# For the live suites (root): a state dir of their own, a cleanup that puts back
+# whatever a failed test left, and as_before to compare the machine with how it
+# was when the suite began.
+live_begin() {
+	STATE=$(mktemp -d /var/tmp/vmtune-live-XXXXXX)
+	BG=
+	trap live_cleanup EXIT
+	BEFORE=$(live_snapshot)
+}
+live_cleanup() {
+	[ -n "$BG" ] && kill -TERM $BG 2>/dev/null && wait $BG 2>/dev/null
+	"$VMTUNE" --state-dir "$STATE" restore >/dev/null 2>&1 # puts back whatever a failed test left
+	rm -rf "$T" "$STATE"
+}
+V() { "$VMTUNE" --state-dir "$STATE" "$@"; }
+lvt() { V "$@" >"$T/out" 2>"$T/err"; RC=$?; }
+lexpect() {
+	local want=$1 d=$2; shift 2
+	lvt "$@"
+	if [ "$RC" = "$want" ]; then pass "$d (exit $want)"; else fail "$d: exit $RC, wanted $want"; fi
+}
+as_before() {
+	local now
+	now=$(live_snapshot)
+	if [ "$now" = "$BEFORE" ]; then pass "$1: the machine is as it was"; else
+		fail "$1: the machine changed"
+		diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/#   /'
+	fi
+}

@@ -1,5 +1,7 @@
-/* machine.c - what kind of machine this is: enough to tell results apart. */
+/* machine.c - what kind of machine this is: enough to tell results apart. Memory
+ * and swap come through libproc2, as every system figure in vmtune does. */
 #include <json-c/json.h>
+#include <libproc2/meminfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@ void machine_read(struct machine *m)
 {
 	struct utsname u;
 	struct sysinfo si;
+	struct meminfo_info *mi = NULL;
+	struct meminfo_result *r;
 
 	memset(m, 0, sizeof(*m));
 	if (gethostname(m->hostname, sizeof(m->hostname) - 1) < 0)
@@ -21,7 +25,14 @@ void machine_read(struct machine *m)
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
 	m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	m->page_size = sysconf(_SC_PAGESIZE);
-	if (sysinfo(&si) == 0) {
+	if (procps_meminfo_new(&mi) >= 0) {
+		if ((r = procps_meminfo_get(mi, MEMINFO_MEM_TOTAL)))
+			m->mem_total_kb = (long)r->result.ul_int;
+		if ((r = procps_meminfo_get(mi, MEMINFO_SWAP_TOTAL)))
+			m->swap_total_kb = (long)r->result.ul_int;
+		procps_meminfo_unref(&mi);
+	}
+	if (m->mem_total_kb <= 0 && sysinfo(&si) == 0) {
 		m->mem_total_kb = (long)((unsigned long long)si.totalram * si.mem_unit / 1024);
 		m->swap_total_kb = (long)((unsigned long long)si.totalswap * si.mem_unit / 1024);
 	}

@@ -11,25 +11,7 @@ if [ "$(id -u)" != 0 ]; then
 	done_testing
 	exit
 fi
-STATE=$(mktemp -d /var/tmp/vmtune-live-XXXXXX)
-BG=
-cleanup() {
-	[ -n "$BG" ] && kill -TERM $BG 2>/dev/null && wait $BG 2>/dev/null
-	"$VMTUNE" --state-dir "$STATE" restore >/dev/null 2>&1 # puts back whatever a failed test left
-	rm -rf "$T" "$STATE"
-}
-trap cleanup EXIT
-V() { "$VMTUNE" --state-dir "$STATE" "$@"; }
-lvt() { V "$@" >"$T/out" 2>"$T/err"; RC=$?; }
-lexpect() { local want=$1 d=$2; shift 2; lvt "$@"; if [ "$RC" = "$want" ]; then pass "$d (exit $want)"; else fail "$d: exit $RC, wanted $want"; fi; }
-BEFORE=$(live_snapshot)
-as_before() {
-	local now
-	now=$(live_snapshot)
-	if [ "$now" = "$BEFORE" ]; then pass "$1: the machine is as it was"; else
-		fail "$1: the machine changed"; diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/#   /'
-	fi
-}
+live_begin
 field() { grep -E "^$1" "$T/out" | head -1 | sed -E 's/^[^:]+: +//'; }
 wait_for() { local i; for i in $(seq 300); do eval "$1" && return 0; sleep 0.1; done; return 1; }
 pc() { cat /proc/sys/vm/page-cluster; }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test-live-search.sh - vmtune search on the live kernel (root only): page-cluster
+# against sequential swap-in in a 256M cgroup must come out at 5 or more with a
+# significant gain over 3, and a 5-minute mtest01 search over every available knob
+# must run end to end and write a profile vmtune loads back. The machine must be
+# exactly as it was afterwards.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "live search tests" "not root"
+	done_testing
+	exit
+fi
+live_begin
+
+lexpect 0 "search page-cluster for sequential swap-in (10 trials)" search \
+	--workload "swapbench -s 600M -a seq -P 2" --knobs vm.page-cluster --memory-limit 256M --swap 1G \
+	--trials 10 -o "$T/pc.yaml"
+sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
+pc=$(awk '/^  vm\.page-cluster:/ { print $2 }' "$T/pc.yaml")
+check "recommends page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
+check "with a significant improvement over the original" grep -q 'significant: true' "$T/pc.yaml"
+check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost\)'
+check "every trial is in the store" test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from trials where run_id=1")" -ge 10
+as_before "page-cluster search"
+
+lexpect 0 "search every available knob for mtest01 within 5 minutes" search --workload mtest01 --time 5m \
+	--memory-limit 512M --swap 1G -o "$T/all.yaml"
+sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
+n=$(jq length <<<"$(V knobs --json | jq '[.[] | select(.searchable and .status == "available")]')")
+check "the profile holds all $n available searchable knobs" test "$(grep -cE '^  [a-z]+\.' "$T/all.yaml")" = "$n"
+lexpect 0 "vmtune loads the profile back" report "$T/all.yaml"
+check "its evidence is mtest01 -p 80 -w" out_has '^evidence: mtest01 -p 80 -w, [0-9]+ trials'
+as_before "mtest01 search over every knob"
+
+done_testing
