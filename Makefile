@@ -10,16 +10,17 @@ LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c
-# build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv)
+# build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv), procps (sysctl -p),
+# qemu-system-x86, busybox-static and cpio (the boot test)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev \
-	libcmocka-dev jq sqlite3 util-linux
+	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
 ifeq ($(CI),true)
 CFLAGS += -Werror
 endif
-CPPFLAGS += -D_GNU_SOURCE -Ituner -DWORKLOAD_DIR='"$(LIBEXECDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -Ituner -I$(B)/gen -DWORKLOAD_DIR='"$(LIBEXECDIR)"'
 
 B = build
 # the commands (main.c, cmd-*.c) sit on a library of modules the unit tests link
@@ -56,6 +57,13 @@ $(B)/tuner/%.o: tuner/%.c tuner/*.h $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# the systemd unit, one source for `make install` and `vmtune install-boot`
+$(B)/gen/unit.h: systemd/vmtune.service.in
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< >$@
+
+$(B)/tuner/cmd-install-boot.o: $(B)/gen/unit.h
+
 $(B)/vmtune: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -69,11 +77,17 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 check: all $(UNIT_BIN)
 	@tests/run-all
 
+UNITDIR = $(PREFIX)/lib/systemd/system
+PROFILEDIR = $(PREFIX)/share/vmtune/profiles
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(PROFILEDIR)
 	install -m 755 $(B)/vmtune $(DESTDIR)$(BINDIR)/vmtune
 	install -m 755 $(WORKLOAD_BIN) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 man/vmtune.1 $(DESTDIR)$(MANDIR)/man1/vmtune.1
+	sed 's|@VMTUNE@|$(BINDIR)/vmtune|' systemd/vmtune.service.in >$(DESTDIR)$(UNITDIR)/vmtune.service
+	install -m 644 profiles/*.yaml $(DESTDIR)$(PROFILEDIR)/
 
 clean:
 	rm -rf $(B)

@@ -2,7 +2,7 @@
 T_N=0
 T_FAILED=0
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-VMTUNE=$TOP/build/vmtune
+VMTUNE=${VMTUNE:-$TOP/build/vmtune}
 
 pass() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
 fail() {
@@ -31,6 +31,11 @@ err_has() { grep -qE -- "$1" "$T/err"; }
 
 # A checksum of every file under a tree: contents, modes, names.
 tree_sum() { (cd "$1" && find . -path ./var -prune -o -print0 | sort -z | xargs -0 stat -c '%n %a %F' ; find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 cat) | md5sum; }
+
+# Every knob's value as vmtune reads it from a --root tree: for comparing a tree
+# before and after, where the raw files of sysfs enums cannot be compared (the fake
+# tree does not turn "never" back into "always madvise [never]" as the kernel does).
+knob_values() { "$VMTUNE" --root "$1" knobs --json | jq -c 'map({(.name): .value}) | add'; }
 
 done_testing() { echo "1..$T_N"; [ "$T_FAILED" = 0 ]; }
 

@@ -295,6 +295,8 @@ static int add_file(struct knob_file *files, int n, int max, const char *name, c
 	r = read_small_file(path, buf, sizeof(buf));
 	if (r < 0)
 		return error("cannot read '%s': %s", path, strerror(-r));
+	if (r == 0 || buf[0] == '\0')
+		return error("%s reads empty: its value cannot be journalled, so it is not written", path);
 	snprintf(files[n].name, sizeof(files[n].name), "%s", name);
 	snprintf(files[n].path, sizeof(files[n].path), "%s", path);
 	if (is_enum)

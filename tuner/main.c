@@ -24,6 +24,13 @@ static const struct cmd_entry commands[] = {
 	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
+	{ "apply", cmd_apply, "PROFILE [--dry-run] | --boot",
+	  "apply a profile (journalled, read back, rolled back on failure); --dry-run reports" },
+	{ "verify", cmd_verify, "PROFILE", "compare the live settings with a profile; exit 1 on drift" },
+	{ "export", cmd_export, "PROFILE|--current [--format sysctl|tmpfiles|tuned|json|yaml|sh] [-o FILE]",
+	  "a profile as sysctl.d, tmpfiles.d, tuned, JSON, YAML or a sh script" },
+	{ "install-boot", cmd_install_boot, "PROFILE [--dry-run] | --remove",
+	  "apply a profile at every boot (systemd unit after systemd-sysctl)" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 

@@ -287,8 +287,14 @@ int profile_load(const char *path, struct profile *p)
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
 	if (!yaml_parser_load(&parser, &doc)) {
-		error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-		      (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
+		if (parser.context)
+			error("%s:%lu:%lu: not valid YAML: %s (%s that starts at line %lu, column %lu)", path,
+			      (unsigned long)parser.problem_mark.line + 1, (unsigned long)parser.problem_mark.column + 1,
+			      parser.problem ? parser.problem : "syntax error", parser.context,
+			      (unsigned long)parser.context_mark.line + 1, (unsigned long)parser.context_mark.column + 1);
+		else
+			error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
+			      (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
 		yaml_parser_delete(&parser);
 		fclose(f);
 		return EXIT_USAGE;

@@ -722,6 +722,38 @@ static void print_plan(const struct search *S, FILE *f)
 			o->swap ? format_size(o->swap, b, sizeof(b)) : "not limited");
 }
 
+/* The time a search would take, from the runs of the same workloads stored in
+ * the database, if there are any (a dry run opens it read-only and makes none). */
+static void dry_run_estimate(const struct search *S)
+{
+	const struct search_opts *o = S->o;
+	int runs = o->trials + 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1 +
+		   o->confirm_rounds * (1 + o->finalists);
+	double per = 0;
+	struct store *db;
+	char a[32];
+	long n;
+	int w;
+
+	if (access(vt.db, R_OK) < 0 || store_open(&db, vt.db) < 0) {
+		printf("time: no runs of these workloads are stored yet to estimate it from\n");
+		return;
+	}
+	for (w = 0; w < o->nwl; w++) {
+		double m = store_mean_run_seconds(db, o->wl[w].spec, &n);
+		if (n == 0) {
+			printf("time: no run of '%s' is stored yet to estimate it from\n", o->wl[w].spec);
+			store_close(db);
+			return;
+		}
+		per += m;
+	}
+	store_close(db);
+	printf("time: about %s for %d measurements without repeats (stored runs average %.1f s per measurement)%s\n",
+	       fmt_duration(per * runs, a, sizeof(a)), runs, per,
+	       o->time_budget > 0 ? "; the --time budget caps it" : "");
+}
+
 static void default_out(const struct search *S, char *buf, size_t size)
 {
 	struct machine m;
@@ -1154,7 +1186,7 @@ int search_run(struct search_opts *o)
 		printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s\n", out, vt.db,
 		       vt.state_dir, o->swap && swap_total() < o->swap ? ", a temporary swapfile in " : "",
 		       o->swap && swap_total() < o->swap ? vt.state_dir : "");
-		printf("time: each trial runs the workload(s) once; no measurement is stored yet to estimate it from\n");
+		dry_run_estimate(&S);
 		printf("nothing was changed (dry run)\n");
 		teardown(&S);
 		free(cfg);

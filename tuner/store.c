@@ -286,6 +286,24 @@ int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg)
 	return rc;
 }
 
+double store_mean_run_seconds(struct store *s, const char *spec, long *n)
+{
+	sqlite3_stmt *st;
+	double mean = 0;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT avg(elapsed_s), count(*) FROM measurements WHERE workload=? AND outcome='ok'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		mean = sqlite3_column_double(st, 0);
+		*n = (long)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return mean;
+}
+
 long store_count(struct store *s, const char *table, long run)
 {
 	sqlite3_stmt *st;

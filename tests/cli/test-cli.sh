@@ -66,11 +66,10 @@ check "mthp sizes restored" test "$(thp hugepages-16kB/enabled)" = never
 check "dirty pair restored: bytes 0, ratio 20" test "$(vm dirty_bytes)/$(vm dirty_ratio)" = 0/20
 
 # --- read-back: a value the kernel did not keep is reported --------------------
-R2=$T/root2
-"$TOP/tests/mkroot.sh" "$R2"
-rm "$R2/proc/sys/vm/page-cluster" && ln -s /dev/zero "$R2/proc/sys/vm/page-cluster" # writes vanish, reads 0
-expect 0 "set on a file that does not keep the value" --root "$R2" set vm.page-cluster=5
-check "the read-back difference is reported" err_has 'vm\.page-cluster: wrote 5, the kernel kept 0'
+# mTHP order 1 is the 8kB size, which has no enabled file here (as on 6.18)
+expect 0 "set a value this kernel cannot hold" --root "$R" set mthp.anon_max_order=1
+check "the read-back difference is reported" err_has 'mthp\.anon_max_order: wrote 1, the kernel kept 0'
+"$VMTUNE" --root "$R" restore >/dev/null 2>&1
 
 # --- bad input: exit 2, the bad word named, nothing written ----------------
 SUM=$(tree_sum "$R")

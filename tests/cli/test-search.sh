@@ -28,6 +28,7 @@ check "the plan lists knobs with ranges" out_has 'vm\.swappiness +original 60 +s
 check "the plan names the files" out_has "would write: $T/dry.yaml"
 check "dry run wrote no profile" test ! -e "$T/dry.yaml"
 check "dry run made no database" test ! -e "$T/dry.db"
+check "with nothing stored it says so" out_has '^time: no runs of these workloads are stored yet'
 check "dry run changed nothing in the tree" test "$(tree_sum "$R")" = "$SUM"
 
 # --- quality: within 2% of the optimum in 40 trials, for at least 4 of 5 seeds ----------
@@ -40,6 +41,9 @@ for seed in 1 2 3 4 5; do
 done
 check "bo within 2% of the optimum in 40 trials for $good of 5 seeds (need 4)" test $good -ge 4
 check "settings are back after every search" test "$(tree_sum "$R")" = "$SUM"
+
+S --trials 40 --dry-run --db "$T/q.db" -o "$T/dry.yaml"
+check "a dry run estimates the time from stored runs" out_has '^time: about [0-9]+s for [0-9]+ measurements'
 
 # --- the profile, the report and the store ------------------------------------------
 expect 0 "report loads the profile back" report "$T/q1.yaml"

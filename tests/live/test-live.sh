@@ -74,6 +74,39 @@ fi
 lexpect 0 "restore THP" restore
 as_before "thp.enabled and min_free_kbytes"
 
+# --- apply: a write the kernel refuses rolls back the ones before it -------------------
+cat >"$T/bad.yaml" <<'YAML'
+vmtune: 1
+settings:
+  vm.page-cluster: 5
+  vm.swappiness: 33
+  vm.dirty_bytes: 4096
+YAML
+lexpect 3 "apply a profile whose last write the kernel refuses (dirty_bytes below 2 pages)" apply "$T/bad.yaml"
+check "the kernel's refusal is named" err_has "cannot write '4096' to /proc/sys/vm/dirty_bytes: Invalid argument"
+check "page-cluster and swappiness were rolled back" err_has 'vm\.page-cluster: rolled back to'
+as_before "a failed apply"
+lexpect 0 "restore after the failed apply (its journal entries are no-ops)" restore
+as_before "restore after a failed apply"
+
+# --- the sysctl export is what procps sysctl -p reads ----------------------------------
+cat >"$T/good.yaml" <<'YAML'
+vmtune: 1
+settings:
+  vm.page-cluster: 2
+  vm.swappiness: 33
+  thp.defrag: defer
+YAML
+V export "$T/good.yaml" --format sysctl -o "$T/90-vmtune.conf"
+lexpect 0 "journal the sysctls first, so they come back" set vm.page-cluster=$(pc) vm.swappiness=$(cat /proc/sys/vm/swappiness)
+if sysctl -p "$T/90-vmtune.conf" >"$T/out" 2>"$T/err"; then pass "procps sysctl -p accepts the export"; else fail "sysctl -p refused the export"; fi
+check "it set page-cluster 2 and swappiness 33" test "$(pc)/$(cat /proc/sys/vm/swappiness)" = 2/33
+check "and nothing else (thp.defrag is not a sysctl)" grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/defrag
+lexpect 1 "verify sees the profile's thp.defrag missing" verify "$T/good.yaml"
+check "only thp.defrag drifts" test "$(grep -c expected "$T/out")" = 1
+lexpect 0 "restore" restore
+as_before "sysctl -p of the export"
+
 # --- run --set on the live kernel ------------------------------------------------
 lexpect 0 "run --set: the workload sees the setting" run --json --set vm.page-cluster=1 \
 	--workload 'exec:echo pc=$(cat /proc/sys/vm/page-cluster)'

@@ -1,0 +1,305 @@
+/* cmd-export.c - `vmtune export`: a profile (or the live settings) as sysctl.d,
+ * systemd-tmpfiles, a tuned profile, JSON, YAML, or a POSIX sh script that applies
+ * the settings and prints the commands that undo them. */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "knob.h"
+#include "profile.h"
+#include "vmtune.h"
+
+static const char export_opts[] = "  -f, --format F   sysctl, tmpfiles, tuned, json, yaml or sh (default sysctl)\n"
+				  "  -o, --output FILE  write to FILE instead of standard output\n"
+				  "      --current  export the live settings instead of a profile\n";
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/* The files and values behind one setting, as written on this kernel (sysfs
+ * paths are the real ones, never under --root: exports are for the target). */
+struct assignment {
+	char path[PATH_MAX];
+	char value[64];
+	bool sysctl; /* a /proc/sys file: key is the dotted name */
+};
+
+static int assignments(const struct profile_setting *s, struct assignment *a, int max)
+{
+	const struct knob_def *d = s->def;
+	struct knob_state st;
+	const struct knob_path *kp;
+	int n = 0, order;
+
+	knob_probe(d, &st);
+	kp = st.kp ? st.kp : &d->paths[0]; /* the path this kernel has, else the first */
+	switch (kp->codec) {
+	case KC_INT:
+	case KC_ENUM:
+		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
+		knob_format_value(d, s->value, a[0].value, sizeof(a[0].value));
+		a[0].sysctl = strncmp(kp->path, "/proc/sys/", 10) == 0;
+		return 1;
+	case KC_PAGES_ORDER:
+		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
+		snprintf(a[0].value, sizeof(a[0].value), "%ld", sysconf(_SC_PAGESIZE) << s->value);
+		a[0].sysctl = false;
+		return 1;
+	case KC_MTHP:
+		for (order = 1; order <= d->max && n < max; order++) {
+			char p[PATH_MAX];
+			snprintf(p, sizeof(p), "%s%s/hugepages-%dkB/enabled", vt.root, THP_DIR, 4 << order);
+			if (access(p, F_OK) < 0)
+				continue;
+			snprintf(a[n].path, sizeof(a[n].path), "%s/hugepages-%dkB/enabled", THP_DIR, 4 << order);
+			snprintf(a[n].value, sizeof(a[n].value), "%s", order <= s->value ? "always" : "never");
+			a[n++].sysctl = false;
+		}
+		return n;
+	}
+	return 0;
+}
+
+static const char *sysctl_key(const char *path, char *buf, size_t size)
+{
+	size_t i;
+
+	snprintf(buf, size, "%s", path + strlen("/proc/sys/"));
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '/')
+			buf[i] = '.';
+	return buf;
+}
+
+static void header(FILE *f, const struct profile *p, const char *source, const char *comment)
+{
+	fprintf(f, "%s vmtune profile %s, exported from %s\n", comment, p->name[0] ? p->name : "(unnamed)", source);
+	if (p->description[0])
+		fprintf(f, "%s %s\n", comment, p->description);
+	if (p->evidence.present && p->evidence.metric[0])
+		fprintf(f, "%s evidence: %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), %s\n", comment, p->evidence.workload,
+			p->evidence.metric, p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
+			p->evidence.significant ? "significant" : "not significant");
+}
+
+static void export_sysctl(FILE *f, const struct profile *p, const char *src)
+{
+	struct assignment a[16];
+	char key[256];
+	int i, j, n;
+
+	header(f, p, src, "#");
+	for (i = 0; i < p->nsettings; i++) {
+		n = assignments(&p->settings[i], a, 16);
+		for (j = 0; j < n; j++) {
+			if (a[j].sysctl)
+				fprintf(f, "%s = %s\n", sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
+			else
+				fprintf(f, "# not a sysctl (use the tmpfiles or tuned export): %s: %s = %s\n",
+					p->settings[i].def->name, a[j].path, a[j].value);
+		}
+	}
+}
+
+static void export_tmpfiles(FILE *f, const struct profile *p, const char *src)
+{
+	struct assignment a[16];
+	char key[256];
+	int i, j, n;
+
+	header(f, p, src, "#");
+	for (i = 0; i < p->nsettings; i++) {
+		n = assignments(&p->settings[i], a, 16);
+		for (j = 0; j < n; j++) {
+			if (a[j].sysctl)
+				fprintf(f, "# a sysctl (use the sysctl export): %s = %s\n",
+					sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
+			else
+				fprintf(f, "w %s - - - - %s\n", a[j].path, a[j].value);
+		}
+	}
+}
+
+static void export_tuned(FILE *f, const struct profile *p, const char *src)
+{
+	struct assignment a[16];
+	char key[256];
+	int i, j, n;
+
+	header(f, p, src, "#");
+	fprintf(f, "\n[main]\nsummary=%s\n", p->description[0] ? p->description : "vmtune profile");
+	fprintf(f, "\n[sysctl]\n");
+	for (i = 0; i < p->nsettings; i++) {
+		n = assignments(&p->settings[i], a, 16);
+		for (j = 0; j < n; j++)
+			if (a[j].sysctl)
+				fprintf(f, "%s=%s\n", sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
+	}
+	fprintf(f, "\n[sysfs]\n");
+	for (i = 0; i < p->nsettings; i++) {
+		n = assignments(&p->settings[i], a, 16);
+		for (j = 0; j < n; j++)
+			if (!a[j].sysctl)
+				fprintf(f, "%s=%s\n", a[j].path, a[j].value);
+	}
+}
+
+static void export_json(FILE *f, const struct profile *p)
+{
+	json_object *o = json_object_new_object(), *s = json_object_new_object();
+	char v[64];
+	int i;
+
+	json_object_object_add(o, "vmtune", json_object_new_int(1));
+	json_object_object_add(o, "name", json_object_new_string(p->name));
+	json_object_object_add(o, "description", json_object_new_string(p->description));
+	for (i = 0; i < p->nsettings; i++) {
+		const struct knob_def *d = p->settings[i].def;
+		json_object_object_add(s, d->name,
+				       d->type == KT_ENUM
+					       ? json_object_new_string(knob_format_value(d, p->settings[i].value, v, sizeof(v)))
+					       : json_object_new_int64(p->settings[i].value));
+	}
+	json_object_object_add(o, "settings", s);
+	if (p->evidence.present) {
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "workload", json_object_new_string(p->evidence.workload));
+		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
+		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
+		json_object_object_add(e, "change_pct", json_object_new_double(p->evidence.change_pct));
+		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
+		json_object_object_add(o, "evidence", e);
+	}
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* POSIX sh: each file's old value is read first; the undo commands are printed
+ * at the end. A dirty ratio/bytes pair is undone by writing the member that was
+ * non-zero (the kernel refuses 0 for *_bytes). */
+static void export_sh(FILE *f, const struct profile *p, const char *src)
+{
+	struct assignment a[16];
+	int i, j, n;
+
+	fprintf(f, "#!/bin/sh\n");
+	header(f, p, src, "#");
+	fprintf(f, "# Applies the settings (as root) and prints the commands that undo them.\n"
+		   "set -e\n"
+		   "undo=''\n"
+		   "old() { v=$(cat \"$1\"); case $v in *\\[*) v=${v#*[}; v=${v%%%%]*};; esac; printf '%%s' \"$v\"; }\n"
+		   "set_file() { o=$(old \"$1\"); printf '%%s\\n' \"$2\" > \"$1\"; undo=\"echo '$o' > $1\n$undo\"; }\n"
+		   "set_pair() { # file, value, partner file\n"
+		   "\to=$(old \"$1\"); po=$(old \"$3\"); printf '%%s\\n' \"$2\" > \"$1\"\n"
+		   "\tif [ \"$o\" = 0 ]; then undo=\"echo '$po' > $3\n$undo\"; else undo=\"echo '$o' > $1\n$undo\"; fi\n"
+		   "}\n");
+	for (i = 0; i < p->nsettings; i++) {
+		const struct knob_def *d = p->settings[i].def;
+		n = assignments(&p->settings[i], a, 16);
+		for (j = 0; j < n; j++) {
+			if (d->pair)
+				fprintf(f, "set_pair %s '%s' %s\n", a[j].path, a[j].value, knob_find(d->pair)->paths[0].path);
+			else
+				fprintf(f, "set_file %s '%s'\n", a[j].path, a[j].value);
+		}
+	}
+	fprintf(f, "printf '# to undo:\\n%%s' \"$undo\"\n");
+}
+
+/* Every knob that is available here, with its live value. */
+static void current_profile(struct profile *p)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "current");
+	snprintf(p->description, sizeof(p->description), "the live settings of this machine");
+	for (i = 0; i < knob_catalogue_len && p->nsettings < PROFILE_MAX_SETTINGS; i++) {
+		const struct knob_def *d = &knob_catalogue[i];
+		struct knob_state st;
+
+		knob_probe(d, &st);
+		if (!st.have_value || st.status != KS_AVAILABLE)
+			continue;
+		/* of a ratio/bytes pair only the member in force */
+		if (d->pair && st.value == 0)
+			continue;
+		p->settings[p->nsettings].def = d;
+		p->settings[p->nsettings++].value = st.value;
+	}
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
+					      { "format", required_argument, NULL, 'f' },
+					      { "output", required_argument, NULL, 'o' },
+					      { "current", no_argument, NULL, 'c' },
+					      { NULL, 0, NULL, 0 } };
+	static const char *const formats[] = { "sysctl", "tmpfiles", "tuned", "json", "yaml", "sh", NULL };
+	struct profile p;
+	const char *format = "sysctl", *output = NULL, *src;
+	bool current = false;
+	FILE *f = stdout;
+	int c, i, rc;
+
+	while ((c = getopt_long(argc, argv, "hf:o:c", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_cmd_help("export", export_opts);
+			return 0;
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'c':
+			current = true;
+			break;
+		default:
+			return usage_error("export", "unknown option");
+		}
+	}
+	for (i = 0; formats[i] && strcmp(formats[i], format); i++)
+		;
+	if (!formats[i])
+		return usage_error("export", "unknown format '%s' (sysctl, tmpfiles, tuned, json, yaml or sh)", format);
+	if (current ? optind != argc : optind != argc - 1)
+		return usage_error("export", current ? "--current takes no profile" : "name one profile file (or --current)");
+	if (current) {
+		current_profile(&p);
+		src = "the live settings";
+	} else {
+		if ((rc = profile_load(argv[optind], &p)) != 0)
+			return rc;
+		src = argv[optind];
+	}
+	if (strcmp(format, "yaml") == 0)
+		return profile_write(output ? output : "-", &p) < 0 ? EXIT_ENV : 0;
+	if (output && !(f = fopen(output, "we"))) {
+		error("cannot write '%s': %s", output, strerror(errno));
+		return EXIT_ENV;
+	}
+	if (strcmp(format, "sysctl") == 0)
+		export_sysctl(f, &p, src);
+	else if (strcmp(format, "tmpfiles") == 0)
+		export_tmpfiles(f, &p, src);
+	else if (strcmp(format, "tuned") == 0)
+		export_tuned(f, &p, src);
+	else if (strcmp(format, "json") == 0)
+		export_json(f, &p);
+	else
+		export_sh(f, &p, src);
+	if (output && fclose(f) != 0) {
+		error("cannot write '%s': %s", output, strerror(errno));
+		return EXIT_ENV;
+	}
+	if (output && strcmp(format, "sh") == 0)
+		chmod(output, 0755);
+	return 0;
+}
