@@ -150,30 +150,8 @@ static void export_tuned(FILE *f, const struct profile *p, const char *src)
 
 static void export_json(FILE *f, const struct profile *p)
 {
-	json_object *o = json_object_new_object(), *s = json_object_new_object();
-	char v[64];
-	int i;
+	json_object *o = profile_json(p);
 
-	json_object_object_add(o, "vmtune", json_object_new_int(1));
-	json_object_object_add(o, "name", json_object_new_string(p->name));
-	json_object_object_add(o, "description", json_object_new_string(p->description));
-	for (i = 0; i < p->nsettings; i++) {
-		const struct knob_def *d = p->settings[i].def;
-		json_object_object_add(s, d->name,
-				       d->type == KT_ENUM
-					       ? json_object_new_string(knob_format_value(d, p->settings[i].value, v, sizeof(v)))
-					       : json_object_new_int64(p->settings[i].value));
-	}
-	json_object_object_add(o, "settings", s);
-	if (p->evidence.present) {
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, "workload", json_object_new_string(p->evidence.workload));
-		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
-		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
-		json_object_object_add(e, "change_pct", json_object_new_double(p->evidence.change_pct));
-		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
-		json_object_object_add(o, "evidence", e);
-	}
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }

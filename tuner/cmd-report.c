@@ -44,34 +44,8 @@ static void print_text(const char *path, const struct profile *p)
 
 static void print_json(const struct profile *p)
 {
-	json_object *o = json_object_new_object(), *s = json_object_new_object();
-	char v[64];
-	int i;
+	json_object *o = profile_json(p);
 
-	json_object_object_add(o, "name", json_object_new_string(p->name));
-	json_object_object_add(o, "description", json_object_new_string(p->description));
-	for (i = 0; i < p->nsettings; i++) {
-		const struct knob_def *d = p->settings[i].def;
-		json_object_object_add(s, d->name,
-				       d->type == KT_ENUM
-					       ? json_object_new_string(knob_format_value(d, p->settings[i].value, v, sizeof(v)))
-					       : json_object_new_int64(p->settings[i].value));
-	}
-	json_object_object_add(o, "settings", s);
-	if (p->evidence.present) {
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, "workload", json_object_new_string(p->evidence.workload));
-		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
-		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
-		json_object_object_add(e, "direction", json_object_new_string(p->evidence.direction));
-		json_object_object_add(e, "baseline", json_object_new_double(p->evidence.baseline));
-		json_object_object_add(e, "best", json_object_new_double(p->evidence.best));
-		json_object_object_add(e, "change_pct", json_object_new_double(p->evidence.change_pct));
-		json_object_object_add(e, "ci95_pct_lo", json_object_new_double(p->evidence.ci_lo));
-		json_object_object_add(e, "ci95_pct_hi", json_object_new_double(p->evidence.ci_hi));
-		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
-		json_object_object_add(o, "evidence", e);
-	}
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }

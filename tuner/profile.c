@@ -2,6 +2,7 @@
  * has a mark, so errors point at line and column), the emitter to write. A profile
  * can only name catalogue knobs; values are checked against their full range. */
 #include <errno.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,40 @@ int profile_load(const char *path, struct profile *p)
 	yaml_parser_delete(&parser);
 	fclose(f);
 	return rc;
+}
+
+struct json_object *profile_json(const struct profile *p)
+{
+	json_object *o = json_object_new_object(), *s = json_object_new_object();
+	char v[64];
+	int i;
+
+	json_object_object_add(o, "vmtune", json_object_new_int(1));
+	json_object_object_add(o, "name", json_object_new_string(p->name));
+	json_object_object_add(o, "description", json_object_new_string(p->description));
+	for (i = 0; i < p->nsettings; i++) {
+		const struct knob_def *d = p->settings[i].def;
+		json_object_object_add(s, d->name,
+				       d->type == KT_ENUM
+					       ? json_object_new_string(knob_format_value(d, p->settings[i].value, v, sizeof(v)))
+					       : json_object_new_int64(p->settings[i].value));
+	}
+	json_object_object_add(o, "settings", s);
+	if (p->evidence.present) {
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "workload", json_object_new_string(p->evidence.workload));
+		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
+		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
+		json_object_object_add(e, "direction", json_object_new_string(p->evidence.direction));
+		json_object_object_add(e, "baseline", json_object_new_double(p->evidence.baseline));
+		json_object_object_add(e, "best", json_object_new_double(p->evidence.best));
+		json_object_object_add(e, "change_pct", json_object_new_double(p->evidence.change_pct));
+		json_object_object_add(e, "ci95_pct_lo", json_object_new_double(p->evidence.ci_lo));
+		json_object_object_add(e, "ci95_pct_hi", json_object_new_double(p->evidence.ci_hi));
+		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
+		json_object_object_add(o, "evidence", e);
+	}
+	return o;
 }
 
 /* --- writing ------------------------------------------------------------ */

@@ -44,6 +44,9 @@ struct profile {
 /* Load and validate a profile. Errors are printed as FILE:LINE:COLUMN: what, and
  * the way out; returns 0 or EXIT_USAGE. Nothing about the system is touched. */
 int profile_load(const char *path, struct profile *p);
+/* The profile as a JSON object (json-c; the caller puts it): what report --json
+ * and export --format json print. */
+struct json_object *profile_json(const struct profile *p);
 /* Write a profile ("-" for stdout). Returns 0 or -1. */
 int profile_write(const char *path, const struct profile *p);
 
