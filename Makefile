@@ -28,7 +28,7 @@ CMD_SRC = tuner/main.c $(wildcard tuner/cmd-*.c)
 LIB_SRC = $(filter-out $(CMD_SRC),$(wildcard tuner/*.c))
 CMD_OBJ = $(CMD_SRC:tuner/%.c=$(B)/tuner/%.o)
 LIB_OBJ = $(LIB_SRC:tuner/%.c=$(B)/tuner/%.o)
-WORKLOADS = mtest01 swapbench
+WORKLOADS = mtest01 swapbench sputter
 WORKLOAD_BIN = $(WORKLOADS:%=$(B)/%)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -51,7 +51,7 @@ $(B)/.deps: Makefile
 	@touch $@
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 
 $(B)/tuner/%.o: tuner/%.c tuner/*.h $(B)/.deps
 	@mkdir -p $(dir $@)

@@ -29,6 +29,8 @@ static const char run_opts[] =
 	"  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
 	"                          with --memory-limit the cgroup may use that much swap\n"
 	"      --set KNOB=VALUE    run under this setting, restored afterwards (repeatable)\n"
+	"      --probe SPEC        an interactivity probe (e.g. \"sputter -p 10ms -B 100ms -s 64M\") played\n"
+	"                          beside each run, in the same cgroup, until the workload ends\n"
 	"  -t, --timeout DURATION  stop a run after DURATION (default 30m)\n"
 	"      --json              machine-readable output\n"
 	"  -v                      show the workloads' own output\n";
@@ -73,6 +75,30 @@ static void summarize_field(const struct wl_runs *w, int f, struct summary *s)
 	summarize(x, n, s);
 }
 
+/* The sampler's view over all runs: the vmstat beats and the stall time. */
+static void print_watch(const struct wl_runs *w)
+{
+	double samples = 0, missed = 0, gap = 0, si = 0, so = 0, some = 0, full = 0;
+	int i;
+
+	for (i = 0; i < w->nruns; i++) {
+		const struct run_result *r = &w->res[i];
+		if (!isfinite(run_value(r, "sys.samples")))
+			continue;
+		samples += run_value(r, "sys.samples");
+		missed += run_value(r, "sys.missed_beats");
+		gap = fmax(gap, run_value(r, "sys.max_gap_s"));
+		si += run_value(r, "sys.si_pages");
+		so += run_value(r, "sys.so_pages");
+		some += run_value(r, "sys.psi_some_ms");
+		full += run_value(r, "sys.psi_full_ms");
+	}
+	printf("%-36s%.0f samples, %.0f missed beat(s), longest gap %.2f s\n", "vmstat 1 while it ran:", samples, missed,
+	       gap);
+	printf("%-36s%.0f in, %.0f out (pages, all runs)\n", "Swap:", si, so);
+	printf("%-36ssome %.0f ms, full %.0f ms (all runs)\n", "Memory pressure stall (PSI):", some, full);
+}
+
 static void print_block(const struct wl_runs *w)
 {
 	static const char *const labels[F_COUNT] = {
@@ -106,9 +132,17 @@ static void print_block(const struct wl_runs *w)
 	} else {
 		printf("%-36s%s\n", "Elapsed 95% confidence interval:", "n/a (needs 2 or more completed runs)");
 	}
+	print_watch(w);
 	for (i = 0; i < w->nruns; i++) {
+		double played = run_value(&w->res[i], "played_s");
+		if (isfinite(played))
+			printf("run %d: played %.1f seconds of %.1f second run, %.0f underrun(s), p99 lateness %.1f ms\n",
+			       i + 1, played, run_value(&w->res[i], "run_s"), run_value(&w->res[i], "underruns"),
+			       run_value(&w->res[i], "p99_lateness_ms"));
 		if (w->res[i].outcome != RUN_OK)
 			printf("run %d: %s\n", i + 1, run_describe(&w->res[i], buf, sizeof(buf)));
+		if (w->res[i].probe_line[0])
+			printf("probe, run %d: %s\n", i + 1, w->res[i].probe_line);
 	}
 }
 
@@ -155,6 +189,13 @@ static json_object *block_json(const struct wl_runs *w)
 		for (k = 0; k < r->nvalues; k++)
 			json_object_object_add(vals, r->values[k].name, json_object_new_double(r->values[k].value));
 		json_object_object_add(ro, "results", vals);
+		if (r->nprobe || r->probe_line[0]) {
+			json_object *pv = json_object_new_object();
+			for (k = 0; k < r->nprobe; k++)
+				json_object_object_add(pv, r->probe[k].name, json_object_new_double(r->probe[k].value));
+			json_object_object_add(pv, "ok", json_object_new_boolean(r->probe_ok));
+			json_object_object_add(ro, "probe", pv);
+		}
 		json_object_array_add(runs, ro);
 	}
 	json_object_object_add(o, "per_run", runs);
@@ -168,7 +209,7 @@ int cmd_run(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'n' },     { "memory-limit", required_argument, NULL, 'm' },
 		{ "swap", required_argument, NULL, 's' },     { "set", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },  { "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
+		{ "probe", required_argument, NULL, 'P' },    { NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
 	struct setting set[SETTINGS_MAX];
@@ -176,6 +217,7 @@ int cmd_run(int argc, char **argv)
 	long runs = 1;
 	uint64_t mem_limit = 0, swap_size = 0;
 	double timeout = 1800;
+	const char *probe = NULL;
 	char why[256], swapfile[PATH_MAX] = "", a[32], b[32];
 	json_object *out = NULL;
 
@@ -217,6 +259,9 @@ int cmd_run(int argc, char **argv)
 		case 'j':
 			vt.json = 1;
 			break;
+		case 'P':
+			probe = optarg;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
@@ -229,6 +274,12 @@ int cmd_run(int argc, char **argv)
 	for (i = 0; i < nwl; i++) {
 		char **args;
 		if (workload_argv(wl[i].spec, &args, wl[i].name, sizeof(wl[i].name)) < 0)
+			return EXIT_USAGE;
+		workload_argv_free(args);
+	}
+	if (probe) {
+		char **args, pname[64];
+		if (workload_argv(probe, &args, pname, sizeof(pname)) < 0)
 			return EXIT_USAGE;
 		workload_argv_free(args);
 	}
@@ -257,7 +308,8 @@ int cmd_run(int argc, char **argv)
 			return EXIT_INTERNAL;
 		}
 		for (k = 0; k < runs && !vt_interrupted; k++) {
-			struct run_spec spec = { .workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0 };
+			struct run_spec spec = { .workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0,
+						 .probe = probe };
 			struct cgroup cg;
 			struct run_result *r = &wl[i].res[k];
 			char desc[512];
@@ -282,6 +334,8 @@ int cmd_run(int argc, char **argv)
 				failed++;
 			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1, runs,
 			     run_describe(r, desc, sizeof(desc)), r->elapsed, r->majflt);
+			if (probe)
+				info("  probe: %s", r->probe_line[0] ? r->probe_line : "no result");
 		}
 	}
 	if (vt.json) {

@@ -17,7 +17,8 @@ static const struct cmd_entry commands[] = {
 	{ "get", cmd_get, "KNOB... [--json]", "print knob values" },
 	{ "set", cmd_set, "KNOB=VALUE...", "change knobs (journalled; 'vmtune restore' undoes)" },
 	{ "run", cmd_run,
-	  "--workload SPEC [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--timeout D] [--json]",
+	  "--workload SPEC [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe SPEC] "
+	  "[--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
 	  "--workload SPEC [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] [--out FILE] "

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "sampler.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -73,7 +74,7 @@ static void kmsg_oom_line(int fd, char *out, size_t size)
 	}
 }
 
-static void add_value(struct run_result *res, const char *line)
+static void add_value(struct run_value *vals, int *n, const char *line)
 {
 	const char *eq = strchr(line, '=');
 	char name[48], *end;
@@ -93,26 +94,63 @@ static void add_value(struct run_result *res, const char *line)
 		return;
 	memcpy(name, line, len);
 	name[len] = '\0';
-	for (i = 0; i < res->nvalues; i++) {
-		if (strcmp(res->values[i].name, name) == 0) {
-			res->values[i].value = v;
+	for (i = 0; i < *n; i++) {
+		if (strcmp(vals[i].name, name) == 0) {
+			vals[i].value = v;
 			return;
 		}
 	}
-	if (res->nvalues >= RUN_MAX_VALUES)
+	if (*n >= RUN_MAX_VALUES)
 		return;
-	snprintf(res->values[res->nvalues].name, sizeof(res->values[0].name), "%s", name);
-	res->values[res->nvalues++].value = v;
+	snprintf(vals[*n].name, sizeof(vals[0].name), "%s", name);
+	vals[(*n)++].value = v;
+}
+
+static void put_value(struct run_value *vals, int *n, const char *name, double v)
+{
+	if (*n >= RUN_MAX_VALUES || !isfinite(v))
+		return;
+	snprintf(vals[*n].name, sizeof(vals[0].name), "%s", name);
+	vals[(*n)++].value = v;
+}
+
+/* What the sampler saw, as sys.* values next to the workload's own. */
+static void put_summary(struct run_result *res, const struct sampler_summary *s)
+{
+	const struct {
+		const char *name;
+		double v;
+	} f[] = {
+		{ "sys.samples", s->samples },	     { "sys.missed_beats", s->missed_beats }, { "sys.max_gap_s", s->max_gap },
+		{ "sys.si_pages", s->si_pages },     { "sys.so_pages", s->so_pages },	      { "sys.bi_kb", s->bi_kb },
+		{ "sys.bo_kb", s->bo_kb },	     { "sys.in_per_s", s->in_per_s },	      { "sys.cs_per_s", s->cs_per_s },
+		{ "sys.us_pct", s->us_pct },	     { "sys.sy_pct", s->sy_pct },	      { "sys.id_pct", s->id_pct },
+		{ "sys.wa_pct", s->wa_pct },	     { "sys.max_swpd_kb", s->max_swpd_kb },  { "sys.min_free_kb", s->min_free_kb },
+		{ "sys.psi_some_ms", s->psi_some_ms }, { "sys.psi_full_ms", s->psi_full_ms },
+		{ "sys.cg_psi_some_ms", s->cg_psi_some_ms }, { "sys.cg_psi_full_ms", s->cg_psi_full_ms },
+		{ "sys.sampler_cpu_s", s->cpu_s },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		put_value(res->values, &res->nvalues, f[i].name, f[i].v);
+}
+
+static double find_value(const struct run_value *vals, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(vals[i].name, name) == 0)
+			return vals[i].value;
+	return NAN;
 }
 
 double run_value(const struct run_result *res, const char *name)
 {
-	int i;
-
-	for (i = 0; i < res->nvalues; i++)
-		if (strcmp(res->values[i].name, name) == 0)
-			return res->values[i].value;
-	return NAN;
+	if (strncmp(name, "probe.", 6) == 0)
+		return find_value(res->probe, res->nprobe, name + 6);
+	return find_value(res->values, res->nvalues, name);
 }
 
 /* Split what the workload wrote into lines; parse name=value, echo if asked. */
@@ -127,7 +165,7 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 
 	while ((nl = memchr(start, '\n', lb->len - (size_t)(start - lb->buf)))) {
 		*nl = '\0';
-		add_value(res, start);
+		add_value(res->values, &res->nvalues, start);
 		if (echo)
 			fprintf(stderr, "  | %s\n", start);
 		start = nl + 1;
@@ -137,7 +175,7 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 	if (flush || lb->len == sizeof(lb->buf) - 1) {
 		lb->buf[lb->len] = '\0';
 		if (lb->len) {
-			add_value(res, lb->buf);
+			add_value(res->values, &res->nvalues, lb->buf);
 			if (echo)
 				fprintf(stderr, "  | %s\n", lb->buf);
 		}
@@ -174,10 +212,84 @@ static void kill_workload(pid_t pid, const struct cgroup *cg)
 		cgroup_kill_all(cg->path);
 }
 
+/* The probe: started before the workload in the same cgroup, stopped with SIGTERM
+ * once the workload has ended; it then prints its results, which are read here. */
+struct probe {
+	pid_t pid;
+	int fd;
+};
+
+static int probe_start(const struct run_spec *spec, struct probe *pr, const sigset_t *orig)
+{
+	char **argv, name[64];
+	int pfd[2];
+
+	pr->pid = -1;
+	pr->fd = -1;
+	if (!spec->probe)
+		return 0;
+	if (workload_argv(spec->probe, &argv, name, sizeof(name)) < 0)
+		return -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		workload_argv_free(argv);
+		return error("pipe: %s", strerror(errno));
+	}
+	pr->pid = fork();
+	if (pr->pid == 0)
+		child_exec(argv, spec->cg, pfd[1], orig, getppid());
+	workload_argv_free(argv);
+	close(pfd[1]);
+	if (pr->pid < 0) {
+		close(pfd[0]);
+		return error("fork: %s", strerror(errno));
+	}
+	setpgid(pr->pid, pr->pid);
+	pr->fd = pfd[0];
+	return 0;
+}
+
+static void probe_stop(struct probe *pr, struct run_result *res)
+{
+	struct linebuf lb = { .len = 0 };
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int st = 0, i;
+	ssize_t n;
+
+	if (pr->pid <= 0)
+		return;
+	kill(pr->pid, SIGTERM);
+	for (i = 0; i < 250 && waitpid(pr->pid, &st, WNOHANG) == 0; i++)
+		nanosleep(&ts, NULL);
+	if (i == 250) {
+		kill(-pr->pid, SIGKILL);
+		waitpid(pr->pid, &st, 0);
+	}
+	res->probe_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	while ((n = read(pr->fd, lb.buf + lb.len, sizeof(lb.buf) - 1 - lb.len)) > 0) {
+		char *start = lb.buf, *nl;
+		lb.len += (size_t)n;
+		while ((nl = memchr(start, '\n', lb.len - (size_t)(start - lb.buf)))) {
+			*nl = '\0';
+			add_value(res->probe, &res->nprobe, start);
+			if (strstr(start, "played "))
+				snprintf(res->probe_line, sizeof(res->probe_line), "%s", start);
+			start = nl + 1;
+		}
+		lb.len -= (size_t)(start - lb.buf);
+		memmove(lb.buf, start, lb.len);
+	}
+	close(pr->fd);
+	if (!res->probe_ok)
+		snprintf(res->probe_line, sizeof(res->probe_line), "the probe did not finish cleanly (%s %d)",
+			 WIFSIGNALED(st) ? "killed by signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+}
+
 int runner_run(const struct run_spec *spec, struct run_result *res)
 {
+	struct probe pr = { -1, -1 };
+	struct sampler *smp = NULL;
 	char **argv = NULL, name[64];
-	int pfd[2], kfd, status = 0;
+	int pfd[2], kfd = -1, status = 0;
 	long oom_before = 0;
 	pid_t pid, parent = getpid();
 	sigset_t block, orig;
@@ -207,6 +319,8 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 
 	if (spec->cg)
 		oom_before = cgroup_oom_kills(spec->cg);
+	if (probe_start(spec, &pr, &orig) < 0)
+		goto out;
 	kfd = kmsg_open();
 	t0 = now();
 	deadline = spec->timeout > 0 ? t0 + spec->timeout : 0;
@@ -218,6 +332,8 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	if (pid == 0)
 		child_exec(argv, spec->cg, pfd[1], &orig, parent);
 	setpgid(pid, pid); /* also in the parent: no race with a kill(-pid) */
+	if (sampler_start(&smp, spec->cg ? spec->cg->path : NULL, spec->echo) < 0)
+		smp = NULL;
 	close(pfd[1]);
 	pfd[1] = -1;
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
@@ -261,6 +377,12 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 		}
 	}
 	res->elapsed = now() - t0;
+	if (smp) {
+		struct sampler_summary sum;
+		sampler_stop(smp, &sum);
+		smp = NULL;
+		put_summary(res, &sum);
+	}
 	/* whatever it left in the pipe (or in its process group) */
 	if (pfd[0] >= 0) {
 		ssize_t n;
@@ -271,6 +393,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	}
 	consume(&lb, res, spec->echo, true);
 	kill(-pid, SIGKILL); /* leftovers of the workload's process group */
+	probe_stop(&pr, res);
 
 	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -287,13 +410,15 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	}
 	if (we_killed)
 		res->outcome = killed_for;
-	else if (spec->cg && cgroup_oom_kills(spec->cg) > oom_before)
+	else if (res->outcome != RUN_OK && spec->cg && cgroup_oom_kills(spec->cg) > oom_before)
 		res->outcome = RUN_OOM; /* some process of the workload was OOM-killed */
 	else if (res->outcome == RUN_SIGNALED && res->signal == SIGKILL && res->kernel_line[0])
 		res->outcome = RUN_OOM;
 	if (res->outcome != RUN_OOM)
 		res->kernel_line[0] = '\0';
 out:
+	if (pr.pid > 0 && res->outcome == RUN_NOSTART)
+		probe_stop(&pr, res);
 	if (kfd >= 0)
 		close(kfd);
 	if (pfd[0] >= 0)

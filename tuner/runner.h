@@ -18,11 +18,17 @@ enum run_outcome {
 
 #define RUN_MAX_VALUES 48
 
+struct run_value {
+	char name[48];
+	double value;
+};
+
 struct run_spec {
 	const char *workload; /* "mtest01 -p 80 -w" or "exec:CMD" */
 	double timeout;       /* seconds; 0 = none */
 	const struct cgroup *cg;
-	bool echo; /* copy the workload's output to stderr */
+	bool echo;         /* copy the workload's output to stderr */
+	const char *probe; /* an interactivity probe (sputter) run beside it until it ends */
 };
 
 struct run_result {
@@ -32,17 +38,19 @@ struct run_result {
 	long majflt, minflt, maxrss_kb;
 	char kernel_line[256]; /* the kernel's OOM line, when readable */
 	int nvalues;
-	struct {
-		char name[48];
-		double value;
-	} values[RUN_MAX_VALUES];
+	struct run_value values[RUN_MAX_VALUES];
+	/* the probe's own results, its summary line, and whether it ran to the end */
+	bool probe_ok;
+	char probe_line[256];
+	int nprobe;
+	struct run_value probe[RUN_MAX_VALUES];
 };
 
 int runner_run(const struct run_spec *spec, struct run_result *res);
 const char *run_outcome_name(enum run_outcome o);
 /* "killed by the OOM killer: Memory cgroup out of memory: Killed process ..." */
 const char *run_describe(const struct run_result *res, char *buf, size_t size);
-/* A name=value the workload printed (last one wins), or NAN. */
+/* A name=value the workload printed (last one wins), or NAN; "probe.NAME" for the probe's. */
 double run_value(const struct run_result *res, const char *name);
 
 #endif

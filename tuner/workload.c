@@ -19,6 +19,7 @@
 const struct workload_info workload_builtins[] = {
 	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)" },
 	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)" },
+	{ "sputter", "played", true, "the mp3 of the seeds: a periodic task with a reclaimable working set" },
 	{ NULL, NULL, false, NULL },
 };
 
