@@ -28,7 +28,7 @@ CMD_SRC = tuner/main.c $(wildcard tuner/cmd-*.c)
 LIB_SRC = $(filter-out $(CMD_SRC),$(wildcard tuner/*.c))
 CMD_OBJ = $(CMD_SRC:tuner/%.c=$(B)/tuner/%.o)
 LIB_OBJ = $(LIB_SRC:tuner/%.c=$(B)/tuner/%.o)
-WORKLOADS = mtest01 swapbench sputter
+WORKLOADS = mtest01 swapbench sputter mmap001 pft chat
 WORKLOAD_BIN = $(WORKLOADS:%=$(B)/%)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -68,7 +68,7 @@ $(B)/vmtune: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(B)/%: workloads/%.c workloads/*.h tuner/size.h $(B)/tuner/size.o $(B)/.deps
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/tuner/size.o -lm
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(B)/tuner/size.o $(PKG_LIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	@mkdir -p $(dir $@)

@@ -11,6 +11,7 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "journal.h"
+#include "mix.h"
 #include "runner.h"
 #include "settings.h"
 #include "size.h"
@@ -24,6 +25,7 @@
 
 static const char run_opts[] =
 	"  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
+	"      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
 	"  -n, --runs N            runs of each workload (default 1)\n"
 	"  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE (e.g. 256M)\n"
 	"  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
@@ -38,6 +40,7 @@ static const char run_opts[] =
 struct wl_runs {
 	const char *spec;
 	char name[64];
+	long want; /* runs asked for */
 	int nruns, nok;
 	struct run_result *res;
 };
@@ -209,7 +212,8 @@ int cmd_run(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'n' },     { "memory-limit", required_argument, NULL, 'm' },
 		{ "swap", required_argument, NULL, 's' },     { "set", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },  { "json", no_argument, NULL, 'j' },
-		{ "probe", required_argument, NULL, 'P' },    { NULL, 0, NULL, 0 },
+		{ "probe", required_argument, NULL, 'P' },    { "mix", required_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
 	struct setting set[SETTINGS_MAX];
@@ -217,8 +221,10 @@ int cmd_run(int argc, char **argv)
 	long runs = 1;
 	uint64_t mem_limit = 0, swap_size = 0;
 	double timeout = 1800;
-	const char *probe = NULL;
+	const char *probe = NULL, *mixfile = NULL;
+	struct mix mix;
 	char why[256], swapfile[PATH_MAX] = "", a[32], b[32];
+	bool runs_given = false;
 	json_object *out = NULL;
 
 	while ((c = getopt_long(argc, argv, "hw:n:m:s:t:", opts, NULL)) != -1) {
@@ -235,6 +241,7 @@ int cmd_run(int argc, char **argv)
 		case 'n':
 			if (parse_long(optarg, 1, MAX_RUNS, &runs, why, sizeof(why)) < 0)
 				return usage_error("run", "--runs %s", why);
+			runs_given = true;
 			break;
 		case 'm':
 			if (parse_size(optarg, &mem_limit, why, sizeof(why)) < 0)
@@ -262,14 +269,36 @@ int cmd_run(int argc, char **argv)
 		case 'P':
 			probe = optarg;
 			break;
+		case 'M':
+			mixfile = optarg;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return usage_error("run", "unexpected argument '%s'", argv[optind]);
+	for (i = 0; i < nwl; i++)
+		wl[i].want = runs;
+	if (mixfile) {
+		if ((rc = mix_load(mixfile, &mix)) != 0)
+			return rc;
+		for (i = 0; i < mix.nwl && nwl < MAX_WORKLOADS; i++) {
+			memset(&wl[nwl], 0, sizeof(wl[nwl]));
+			wl[nwl].spec = mix.wl[i].run;
+			wl[nwl++].want = runs_given ? runs : mix.wl[i].repeat;
+		}
+		if (!probe && mix.probe[0])
+			probe = mix.probe;
+		if (!mem_limit)
+			mem_limit = mix.memory_limit;
+		if (!swap_size)
+			swap_size = mix.swap;
+		info("mix %s: %d workload(s)%s%s", mix.name[0] ? mix.name : mixfile, mix.nwl, probe ? ", probe " : "",
+		     probe ? probe : "");
+	}
 	if (nwl == 0)
-		return usage_error("run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\"");
+		return usage_error("run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
 	/* validate every workload spec before anything changes */
 	for (i = 0; i < nwl; i++) {
 		char **args;
@@ -301,13 +330,13 @@ int cmd_run(int argc, char **argv)
 		     swap_size ? format_size(swap_size, b, sizeof(b)) : "not limited");
 
 	for (i = 0; i < nwl && !vt_interrupted; i++) {
-		wl[i].res = calloc((size_t)runs, sizeof(*wl[i].res));
+		wl[i].res = calloc((size_t)wl[i].want, sizeof(*wl[i].res));
 		if (!wl[i].res)
 		{
 			error("out of memory");
 			return EXIT_INTERNAL;
 		}
-		for (k = 0; k < runs && !vt_interrupted; k++) {
+		for (k = 0; k < wl[i].want && !vt_interrupted; k++) {
 			struct run_spec spec = { .workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0,
 						 .probe = probe };
 			struct cgroup cg;
@@ -332,7 +361,7 @@ int cmd_run(int argc, char **argv)
 				wl[i].nok++;
 			else if (r->outcome != RUN_INTERRUPTED)
 				failed++;
-			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1, runs,
+			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1, wl[i].want,
 			     run_describe(r, desc, sizeof(desc)), r->elapsed, r->majflt);
 			if (probe)
 				info("  probe: %s", r->probe_line[0] ? r->probe_line : "no result");

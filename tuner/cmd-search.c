@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "mix.h"
 #include "search.h"
 #include "size.h"
 #include "vmtune.h"
@@ -28,12 +29,17 @@ static const char search_opts_help[] =
 	"      --baseline-every N  measure the original settings again every N runs (default 3)\n"
 	"      --confirm-rounds N  rounds of baseline + finalists at the end (default 3)\n"
 	"      --finalists N       candidates confirmed at the end (default 2)\n"
+	"      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
+	"      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
+	"      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
+	"      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
 	"      --dry-run           print the plan; change nothing\n"
 	"      --resume RUN        continue an interrupted run from the database\n";
 
 int cmd_search(int argc, char **argv)
 {
-	enum { O_METRIC = 256, O_MAX, O_MIN, O_SEED, O_APPLY, O_TIMEOUT, O_BEVERY, O_CROUNDS, O_FINAL, O_DRY, O_RESUME };
+	enum { O_METRIC = 256, O_MAX, O_MIN, O_SEED, O_APPLY, O_TIMEOUT, O_BEVERY, O_CROUNDS, O_FINAL, O_DRY, O_RESUME,
+	       O_MIX, O_PROBE, O_OBJECTIVE, O_REQUIRE };
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },	       { "workload", required_argument, NULL, 'w' },
 		{ "metric", required_argument, NULL, O_METRIC }, { "maximize", no_argument, NULL, O_MAX },
@@ -46,11 +52,14 @@ int cmd_search(int argc, char **argv)
 		{ "baseline-every", required_argument, NULL, O_BEVERY },
 		{ "confirm-rounds", required_argument, NULL, O_CROUNDS },
 		{ "finalists", required_argument, NULL, O_FINAL }, { "dry-run", no_argument, NULL, O_DRY },
-		{ "resume", required_argument, NULL, O_RESUME }, { NULL, 0, NULL, 0 },
+		{ "resume", required_argument, NULL, O_RESUME }, { "mix", required_argument, NULL, O_MIX },
+		{ "probe", required_argument, NULL, O_PROBE },	 { "objective", required_argument, NULL, O_OBJECTIVE },
+		{ "require", required_argument, NULL, O_REQUIRE }, { NULL, 0, NULL, 0 },
 	};
 	struct search_opts o = { .trials = 0, .strategy = STRAT_BO, .repeats = 1, .seed = 1, .timeout = 1800,
 				 .baseline_every = 3, .confirm_rounds = 3, .finalists = 2 };
-	const char *metric = NULL;
+	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
+	static struct mix mix;
 	int c, i, maximize = -1;
 	long v;
 	char why[256];
@@ -132,6 +141,21 @@ int cmd_search(int argc, char **argv)
 		case O_DRY:
 			o.dry_run = true;
 			break;
+		case O_MIX:
+			mixfile = optarg;
+			break;
+		case O_PROBE:
+			o.probe = optarg;
+			break;
+		case O_OBJECTIVE:
+			objective = optarg;
+			break;
+		case O_REQUIRE:
+			if (o.nrequire >= SEARCH_MAX_REQUIRE)
+				return usage_error("search", "at most %d --require options", SEARCH_MAX_REQUIRE);
+			if (requirement_parse(optarg, &o.require[o.nrequire++]) < 0)
+				return EXIT_USAGE;
+			break;
 		case O_RESUME:
 			if (parse_long(optarg, 1, 1L << 40, &o.resume, why, sizeof(why)) < 0)
 				return usage_error("search", "--resume %s", why);
@@ -142,6 +166,44 @@ int cmd_search(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("search", "unexpected argument '%s'", argv[optind]);
+	for (i = 0; i < o.nwl; i++)
+		o.wl[i].weight = 1;
+	if (mixfile) {
+		int rc = mix_load(mixfile, &mix);
+		if (rc)
+			return rc;
+		for (i = 0; i < mix.nwl && o.nwl < SEARCH_MAX_WORKLOADS; i++) {
+			o.wl[o.nwl].spec = mix.wl[i].run;
+			o.wl[o.nwl++].weight = mix.wl[i].weight;
+		}
+		if (!o.probe && mix.probe[0])
+			o.probe = mix.probe;
+		if (!o.mem_limit)
+			o.mem_limit = mix.memory_limit;
+		if (!o.swap)
+			o.swap = mix.swap;
+		if (!objective && mix.objective[0])
+			objective = mix.objective;
+		for (i = 0; i < mix.nrequire && o.nrequire < SEARCH_MAX_REQUIRE; i++)
+			if (requirement_parse(mix.require[i], &o.require[o.nrequire++]) < 0)
+				return EXIT_USAGE;
+	}
+	if (objective) {
+		if (strcmp(objective, "throughput") == 0)
+			o.objective = OBJ_THROUGHPUT;
+		else if (strcmp(objective, "interactive") == 0)
+			o.objective = OBJ_INTERACTIVE;
+		else if (strcmp(objective, "balanced") == 0)
+			o.objective = OBJ_BALANCED;
+		else
+			return usage_error("search", "--objective '%s': use throughput, interactive or balanced", objective);
+	}
+	if (o.probe) {
+		char **args, pname[64];
+		if (workload_argv(o.probe, &args, pname, sizeof(pname)) < 0)
+			return EXIT_USAGE;
+		workload_argv_free(args);
+	}
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
 	if ((o.mem_limit || o.swap) && !vt_live())

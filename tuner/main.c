@@ -17,11 +17,12 @@ static const struct cmd_entry commands[] = {
 	{ "get", cmd_get, "KNOB... [--json]", "print knob values" },
 	{ "set", cmd_set, "KNOB=VALUE...", "change knobs (journalled; 'vmtune restore' undoes)" },
 	{ "run", cmd_run,
-	  "--workload SPEC [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe SPEC] "
+	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe SPEC] "
 	  "[--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
-	  "--workload SPEC [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] [--out FILE] "
+	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] "
+	  "[--probe SPEC] [--objective throughput|interactive|balanced] [--require COND] [--out FILE] "
 	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },

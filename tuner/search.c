@@ -44,6 +44,8 @@ struct obs {
 	enum kind kind;
 	int point; /* index in points[]; 0 is the original settings */
 	double metric[SEARCH_MAX_WORKLOADS];
+	double inter[SEARCH_MAX_WORKLOADS];  /* the probe's p99 lateness + 1 ms (NAN without a probe) */
+	double played[SEARCH_MAX_WORKLOADS]; /* the probe's played ratio */
 	bool failed;
 	double score; /* cost relative to the baselines around it; lower is better */
 	long trial_id;
@@ -53,6 +55,7 @@ struct point {
 	long vals[SPACE_MAX];
 	int nobs;
 	double mean_log; /* mean log score over its candidate/repeat observations */
+	double mean_log_t, mean_log_i; /* the throughput and interactive sides of it */
 };
 
 struct confirm {
@@ -81,6 +84,7 @@ struct search {
 	int runs;
 	long grid_next, grid_total, grid_a;
 	char swapfile[PATH_MAX];
+	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
 };
 
 const char *strategy_name(enum strategy s)
@@ -99,6 +103,50 @@ int strategy_parse(const char *s, enum strategy *out)
 	else
 		return -1;
 	return 0;
+}
+
+const char *objective_name(enum objective o)
+{
+	return o == OBJ_THROUGHPUT ? "throughput" : o == OBJ_INTERACTIVE ? "interactive" : "balanced";
+}
+
+int requirement_parse(const char *s, struct requirement *r)
+{
+	const char *op = strpbrk(s, "<>");
+	char *end;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->text, sizeof(r->text), "%s", s);
+	if (!op || op == s || (n = (size_t)(op - s)) >= sizeof(r->name))
+		return error("requirement '%s': expected NAME>=VALUE or NAME<=VALUE, e.g. played>=0.99", s);
+	memcpy(r->name, s, n);
+	r->op = op[1] == '=' ? (op[0] == '<' ? 'l' : 'g') : op[0];
+	op += op[1] == '=' ? 2 : 1;
+	errno = 0;
+	r->value = strtod(op, &end);
+	if (errno || end == op || (*end && strcmp(end, "ms") != 0))
+		return error("requirement '%s': '%s' is not a number (ms may follow)", s, op);
+	/* p99_lateness<=20ms: the probe reports it as p99_lateness_ms */
+	if (strcmp(end, "ms") == 0 && !strstr(r->name, "_ms")) {
+		n = strlen(r->name);
+		snprintf(r->name + n, sizeof(r->name) - n, "_ms");
+	}
+	return 0;
+}
+
+static bool requirement_met(const struct requirement *q, double v)
+{
+	switch (q->op) {
+	case '<':
+		return v < q->value;
+	case '>':
+		return v > q->value;
+	case 'l':
+		return v <= q->value;
+	default:
+		return v >= q->value;
+	}
 }
 
 static double now(void)
@@ -147,7 +195,12 @@ static int add_point(struct search *S, const long *vals)
 
 /* The baseline for workload w at position i: linear between the baselines
  * measured just before and just after, or the nearest one. */
-static double baseline_at(const struct search *S, int i, int w)
+static double side(const struct obs *ob, int w, bool inter)
+{
+	return inter ? ob->inter[w] : ob->metric[w];
+}
+
+static double baseline_at(const struct search *S, int i, int w, bool inter)
 {
 	int j, prev = -1, next = -1;
 
@@ -158,12 +211,12 @@ static double baseline_at(const struct search *S, int i, int w)
 		if ((S->obs[j].kind == K_BASE || S->obs[j].kind == K_CONFIRM_BASE) && !S->obs[j].failed)
 			next = j;
 	if (prev >= 0 && next >= 0)
-		return S->obs[prev].metric[w] +
-		       (S->obs[next].metric[w] - S->obs[prev].metric[w]) * (double)(i - prev) / (double)(next - prev);
+		return side(&S->obs[prev], w, inter) + (side(&S->obs[next], w, inter) - side(&S->obs[prev], w, inter)) *
+							      (double)(i - prev) / (double)(next - prev);
 	if (prev >= 0)
-		return S->obs[prev].metric[w];
+		return side(&S->obs[prev], w, inter);
 	if (next >= 0)
-		return S->obs[next].metric[w];
+		return side(&S->obs[next], w, inter);
 	return NAN;
 }
 
@@ -172,16 +225,50 @@ static double cost_ratio(const struct search_workload *wl, double metric, double
 	return wl->maximize ? base / metric : metric / base;
 }
 
+/* The cost of one measurement against baselines bt (throughput) and bi (the
+ * probe): each side a weighted geometric mean over the mix, then combined as the
+ * objective asks. *t and *i get the two sides (log), for the trade-off. */
+static double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t,
+		       double *i)
+{
+	double lt = 0, li = 0, wsum = 0;
+	bool have_i = true;
+	int w;
+
+	for (w = 0; w < S->o->nwl; w++) {
+		double wt = S->o->wl[w].weight;
+		lt += wt * log(cost_ratio(&S->o->wl[w], ob->metric[w], bt[w]));
+		if (isfinite(ob->inter[w]) && isfinite(bi[w]) && bi[w] > 0)
+			li += wt * log(ob->inter[w] / bi[w]);
+		else
+			have_i = false;
+		wsum += wt;
+	}
+	lt /= wsum;
+	li = have_i ? li / wsum : NAN;
+	*t = lt;
+	*i = li;
+	switch (S->o->objective) {
+	case OBJ_INTERACTIVE:
+		return exp(li);
+	case OBJ_BALANCED:
+		return exp((lt + li) / 2);
+	default:
+		return exp(lt);
+	}
+}
+
 /* Recompute every score (a new baseline changes the interpolation) and each
  * point's mean. Failed trials get a penalty worse than anything seen. */
 static void rescore(struct search *S)
 {
 	double worst = 1;
 	int i, w;
+	int ti[MAX_POINTS];
 
 	for (i = 0; i < S->nobs; i++) {
 		struct obs *ob = &S->obs[i];
-		double lsum = 0;
+		double bt[SEARCH_MAX_WORKLOADS], bi[SEARCH_MAX_WORKLOADS], lt, li;
 
 		if (ob->kind == K_BASE || ob->kind == K_CONFIRM_BASE) {
 			ob->score = 1;
@@ -190,10 +277,10 @@ static void rescore(struct search *S)
 		if (ob->failed)
 			continue;
 		for (w = 0; w < S->o->nwl; w++) {
-			double b = baseline_at(S, i, w);
-			lsum += log(cost_ratio(&S->o->wl[w], ob->metric[w], b));
+			bt[w] = baseline_at(S, i, w, false);
+			bi[w] = baseline_at(S, i, w, true);
 		}
-		ob->score = exp(lsum / S->o->nwl);
+		ob->score = obs_cost(S, ob, bt, bi, &lt, &li);
 		if (!isfinite(ob->score))
 			ob->score = 1;
 		if (ob->score > worst)
@@ -201,22 +288,43 @@ static void rescore(struct search *S)
 	}
 	for (i = 0; i < S->npoints; i++) {
 		S->points[i].nobs = 0;
-		S->points[i].mean_log = 0;
+		S->points[i].mean_log = S->points[i].mean_log_t = S->points[i].mean_log_i = 0;
+		ti[i] = 0;
 	}
 	for (i = 0; i < S->nobs; i++) {
 		struct obs *ob = &S->obs[i];
 		struct point *pt = &S->points[ob->point];
+		double bt[SEARCH_MAX_WORKLOADS], bi[SEARCH_MAX_WORKLOADS], lt, li;
 
 		if (ob->kind != K_CAND && ob->kind != K_REPEAT)
 			continue;
-		if (ob->failed)
+		if (ob->failed) {
 			ob->score = 2 * worst;
+		} else {
+			for (w = 0; w < S->o->nwl; w++) {
+				bt[w] = baseline_at(S, i, w, false);
+				bi[w] = baseline_at(S, i, w, true);
+			}
+			obs_cost(S, ob, bt, bi, &lt, &li);
+			if (isfinite(lt) && isfinite(li)) {
+				pt->mean_log_t += lt;
+				pt->mean_log_i += li;
+				ti[ob->point]++;
+			}
+		}
 		pt->mean_log += log(ob->score);
 		pt->nobs++;
 	}
-	for (i = 0; i < S->npoints; i++)
+	for (i = 0; i < S->npoints; i++) {
 		if (S->points[i].nobs)
 			S->points[i].mean_log /= S->points[i].nobs;
+		if (ti[i]) {
+			S->points[i].mean_log_t /= ti[i];
+			S->points[i].mean_log_i /= ti[i];
+		} else {
+			S->points[i].mean_log_t = S->points[i].mean_log_i = NAN;
+		}
+	}
 }
 
 /* The best candidate so far (not the original), or -1. */
@@ -296,7 +404,7 @@ static int measure(struct search *S, int p, enum kind kind)
 		return -1;
 	for (w = 0; w < S->o->nwl; w++) {
 		struct run_spec spec = { .workload = S->o->wl[w].spec, .timeout = S->o->timeout,
-					 .echo = vt.verbose > 1 };
+					 .echo = vt.verbose > 1, .probe = S->o->probe };
 		struct run_result r;
 		struct cgroup cg;
 		double t = now(), m;
@@ -330,6 +438,24 @@ static int measure(struct search *S, int p, enum kind kind)
 			m = NAN;
 		}
 		ob->metric[w] = m;
+		ob->inter[w] = run_value(&r, "probe.p99_lateness_ms") + 1;
+		ob->played[w] = run_value(&r, "probe.played");
+		if (S->o->probe && !r.probe_ok && !ob->failed) {
+			ob->failed = true;
+			verbose("%s %s: %s", kind_names[kind], S->o->wl[w].name, r.probe_line);
+		}
+		for (int q = 0; q < S->o->nrequire && !ob->failed; q++) {
+			const struct requirement *rq = &S->o->require[q];
+			char pn[64];
+			double v = run_value(&r, rq->name);
+			snprintf(pn, sizeof(pn), "probe.%s", rq->name);
+			if (!isfinite(v))
+				v = run_value(&r, pn);
+			if (!isfinite(v) || !requirement_met(rq, v)) {
+				ob->failed = true; /* a constraint broken is a failed trial */
+				verbose("%s %s: breaks %s (%s %g)", kind_names[kind], S->o->wl[w].name, rq->text, rq->name, v);
+			}
+		}
 		if (S->db)
 			store_measurement_add(S->db, ob->trial_id, S->o->wl[w].spec, &r, m);
 	}
@@ -337,8 +463,8 @@ static int measure(struct search *S, int p, enum kind kind)
 		warning("a baseline measurement of the original settings failed; it is left out");
 	S->nobs++;
 	rescore(S);
-	if (S->db && ob->kind != K_BASE && ob->kind != K_CONFIRM_BASE)
-		store_trial_score(S->db, ob->trial_id, S->obs[S->nobs - 1].score);
+	if (S->db)
+		store_trial_score(S->db, ob->trial_id, S->obs[S->nobs - 1].score, S->obs[S->nobs - 1].failed);
 	return 0;
 }
 
@@ -565,20 +691,18 @@ static void welch(const double *a, int na, const double *b, int nb, double *diff
 
 /* Per observation, its mix cost relative to the mean of the confirmation
  * baselines: the same yardstick for baseline and candidate runs. */
-static double confirm_value(const struct search *S, const struct obs *ob, const double *base_mean)
+static double confirm_value(const struct search *S, const struct obs *ob, const double *base_mean,
+			    const double *base_inter)
 {
-	double l = 0;
-	int w;
+	double t, i;
 
-	for (w = 0; w < S->o->nwl; w++)
-		l += log(cost_ratio(&S->o->wl[w], ob->metric[w], base_mean[w]));
-	return l / S->o->nwl;
+	return log(obs_cost(S, ob, base_mean, base_inter, &t, &i));
 }
 
 static int confirm(struct search *S, struct confirm *c, int *nc)
 {
 	int fin[8], nfin = 0, i, j, r, w;
-	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, a[64], b[64];
+	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, base_inter[SEARCH_MAX_WORKLOADS] = { 0 }, a[64], b[64];
 	int first = S->nobs, nb = 0;
 
 	/* finalists: the best candidates by mean score that beat the original */
@@ -612,18 +736,24 @@ static int confirm(struct search *S, struct confirm *c, int *nc)
 	for (j = first; j < S->nobs; j++) {
 		if (S->obs[j].kind != K_CONFIRM_BASE || S->obs[j].failed)
 			continue;
-		for (w = 0; w < S->o->nwl; w++)
+		for (w = 0; w < S->o->nwl; w++) {
 			base_mean[w] += S->obs[j].metric[w];
+			base_inter[w] += S->obs[j].inter[w];
+		}
 		nb++;
 	}
 	if (nb == 0)
 		return error("every confirmation run of the original settings failed");
-	for (w = 0; w < S->o->nwl; w++)
+	for (w = 0; w < S->o->nwl; w++) {
 		base_mean[w] /= nb;
+		base_inter[w] /= nb;
+	}
+	memcpy(S->confirm_base, base_mean, sizeof(base_mean));
+	memcpy(S->confirm_base_inter, base_inter, sizeof(base_inter));
 	nb = 0;
 	for (j = first; j < S->nobs; j++)
 		if (S->obs[j].kind == K_CONFIRM_BASE && !S->obs[j].failed && nb < 64)
-			b[nb++] = confirm_value(S, &S->obs[j], base_mean);
+			b[nb++] = confirm_value(S, &S->obs[j], base_mean, base_inter);
 	for (i = 0; i < nfin; i++) {
 		struct confirm *ci = &c[(*nc)++];
 		double diff, lo, hi, msum = 0;
@@ -639,7 +769,7 @@ static int confirm(struct search *S, struct confirm *c, int *nc)
 				continue;
 			}
 			if (na < 64) {
-				a[na++] = confirm_value(S, &S->obs[j], base_mean);
+				a[na++] = confirm_value(S, &S->obs[j], base_mean, base_inter);
 				msum += S->obs[j].metric[0];
 			}
 		}
@@ -717,6 +847,10 @@ static void print_plan(const struct search *S, FILE *f)
 		"confirmation runs = at most %d measurements of %d workload run(s) each\n",
 		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs,
 		o->trials + baselines + (o->trials - 1) * o->repeats + confirm_runs, o->nwl);
+	fprintf(f, "objective: %s", objective_name(o->objective));
+	for (i = 0; i < o->nrequire; i++)
+		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
+	fprintf(f, "%s%s\n", o->probe ? "; probe: " : "", o->probe ? o->probe : "");
 	if (o->mem_limit)
 		fprintf(f, "each run in a %s memory cgroup, swap %s\n", format_size(o->mem_limit, a, sizeof(a)),
 			o->swap ? format_size(o->swap, b, sizeof(b)) : "not limited");
@@ -853,6 +987,7 @@ static char *config_json(const struct search *S)
 		json_object_object_add(w, "spec", json_object_new_string(o->wl[i].spec));
 		json_object_object_add(w, "metric", json_object_new_string(o->wl[i].metric));
 		json_object_object_add(w, "maximize", json_object_new_boolean(o->wl[i].maximize));
+		json_object_object_add(w, "weight", json_object_new_double(o->wl[i].weight));
 		json_object_array_add(wl, w);
 	}
 	for (i = 0; i < S->sp.d; i++) {
@@ -870,6 +1005,14 @@ static char *config_json(const struct search *S)
 	json_object_object_add(c, "memory_limit", json_object_new_int64((int64_t)o->mem_limit));
 	json_object_object_add(c, "swap", json_object_new_int64((int64_t)o->swap));
 	json_object_object_add(c, "root", json_object_new_string(vt.root));
+	json_object_object_add(c, "probe", o->probe ? json_object_new_string(o->probe) : NULL);
+	json_object_object_add(c, "objective", json_object_new_string(objective_name(o->objective)));
+	{
+		json_object *rq = json_object_new_array();
+		for (i = 0; i < o->nrequire; i++)
+			json_object_array_add(rq, json_object_new_string(o->require[i].text));
+		json_object_object_add(c, "require", rq);
+	}
 	s = strdup(json_object_to_json_string_ext(c, JSON_C_TO_STRING_PLAIN));
 	json_object_put(c);
 	return s;
@@ -895,6 +1038,7 @@ static int resume_config(struct search_opts *o, const char *cfg, char *knobs, si
 			snprintf(sw->metric, sizeof(sw->metric), "%s", json_object_get_string(f));
 			json_object_object_get_ex(w, "maximize", &f);
 			sw->maximize = json_object_get_boolean(f);
+			sw->weight = json_object_object_get_ex(w, "weight", &f) ? json_object_get_double(f) : 1;
 		}
 	}
 	knobs[0] = '\0';
@@ -917,12 +1061,29 @@ static int resume_config(struct search_opts *o, const char *cfg, char *knobs, si
 		o->swap = (uint64_t)json_object_get_int64(v);
 	if (o->trials <= 0 && json_object_object_get_ex(c, "trials", &v))
 		o->trials = json_object_get_int(v);
+	if (json_object_object_get_ex(c, "probe", &v) && v) {
+		snprintf(specs[SEARCH_MAX_WORKLOADS - 1], 1024, "%s", json_object_get_string(v));
+		o->probe = specs[SEARCH_MAX_WORKLOADS - 1];
+	}
+	if (json_object_object_get_ex(c, "objective", &v)) {
+		const char *ob = json_object_get_string(v);
+		o->objective = strcmp(ob, "interactive") == 0 ? OBJ_INTERACTIVE
+			       : strcmp(ob, "balanced") == 0  ? OBJ_BALANCED
+							       : OBJ_THROUGHPUT;
+	}
+	if (json_object_object_get_ex(c, "require", &v)) {
+		o->nrequire = 0;
+		for (i = 0; i < json_object_array_length(v) && o->nrequire < SEARCH_MAX_REQUIRE; i++)
+			if (requirement_parse(json_object_get_string(json_object_array_get_idx(v, i)),
+					      &o->require[o->nrequire]) == 0)
+				o->nrequire++;
+	}
 	json_object_put(c);
 	return 0;
 }
 
 static int resume_trial(void *arg, long trial_id, int seq, const char *kind, const char *settings, bool failed,
-			const double *metrics, int nmetrics)
+			const double *metrics, const double *inter, const double *played, int nmetrics)
 {
 	struct search *S = arg;
 	json_object *o = json_tokener_parse(settings), *v;
@@ -931,7 +1092,6 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	struct obs *ob;
 	int i, w;
 
-	(void)failed;
 	if (seq >= S->next_seq)
 		S->next_seq = seq + 1;
 	if (nmetrics < S->o->nwl)
@@ -966,9 +1126,12 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	ob->point = add_point(S, vals);
 	for (w = 0; w < S->o->nwl; w++) {
 		ob->metric[w] = w < nmetrics ? metrics[w] : NAN;
+		ob->inter[w] = w < nmetrics ? inter[w] + 1 : NAN;
+		ob->played[w] = w < nmetrics ? played[w] : NAN;
 		if (!isfinite(ob->metric[w]))
 			ob->failed = true;
 	}
+	ob->failed |= failed; /* a broken requirement, say */
 	if (k == K_CAND && ob->point > 0)
 		S->trials_done++;
 	return 0;
@@ -1064,6 +1227,75 @@ static int search_loop(struct search *S)
 	return vt_interrupted ? -1 : 0;
 }
 
+/* Throughput and interactivity of the original and the recommended settings, from
+ * the confirmation runs (the same rounds, alternating). */
+static void side_by_side(const struct search *S, int rec)
+{
+	double m[2] = { 0 }, p99[2] = { 0 }, played[2] = { 0 };
+	int n[2] = { 0 }, np[2] = { 0 }, j, k;
+
+	for (j = 0; j < S->nobs; j++) {
+		const struct obs *ob = &S->obs[j];
+		if (ob->failed || !(ob->kind == K_CONFIRM_BASE || (ob->kind == K_CONFIRM && ob->point == rec)))
+			continue;
+		k = ob->kind == K_CONFIRM ? 1 : 0;
+		m[k] += ob->metric[0];
+		n[k]++;
+		if (isfinite(ob->inter[0])) {
+			p99[k] += ob->inter[0] - 1;
+			played[k] += ob->played[0];
+			np[k]++;
+		}
+	}
+	if (!n[0] || (!np[0] && rec < 0))
+		return;
+	printf("\n%-34s %-14s %s\n", "", "ORIGINAL", rec >= 0 ? "RECOMMENDED" : "");
+	printf("%-34s %-14.4g ", S->o->wl[0].metric, m[0] / n[0]);
+	if (rec >= 0 && n[1])
+		printf("%.4g", m[1] / n[1]);
+	printf("\n");
+	if (!np[0])
+		return;
+	printf("%-34s %-14.1f ", "probe p99 lateness (ms)", p99[0] / np[0]);
+	if (rec >= 0 && np[1])
+		printf("%.1f", p99[1] / np[1]);
+	printf("\n%-34s %-14.1f ", "probe played (%)", 100 * played[0] / np[0]);
+	if (rec >= 0 && np[1])
+		printf("%.1f", 100 * played[1] / np[1]);
+	printf("\n");
+}
+
+/* The candidates no other candidate beats on both throughput and interactivity. */
+static void tradeoff(const struct search *S)
+{
+	int i, j, shown = 0;
+	char d[512];
+
+	for (i = 0; i < S->npoints; i++)
+		if (isfinite(S->points[i].mean_log_i))
+			break;
+	if (i == S->npoints)
+		return;
+	printf("\ntrade-off (not beaten on both sides by another candidate; cost relative to the original):\n");
+	for (i = 1; i < S->npoints && shown < 10; i++) {
+		const struct point *a = &S->points[i];
+		bool dominated = false;
+		if (!isfinite(a->mean_log_t) || !isfinite(a->mean_log_i))
+			continue;
+		for (j = 1; j < S->npoints && !dominated; j++) {
+			const struct point *b = &S->points[j];
+			dominated = j != i && isfinite(b->mean_log_t) && isfinite(b->mean_log_i) &&
+				    b->mean_log_t <= a->mean_log_t && b->mean_log_i <= a->mean_log_i &&
+				    (b->mean_log_t < a->mean_log_t || b->mean_log_i < a->mean_log_i);
+		}
+		if (dominated)
+			continue;
+		printf("  throughput cost %.3f, interactive cost %.3f: %s\n", exp(a->mean_log_t), exp(a->mean_log_i),
+		       space_describe(&S->sp, a->vals, false, d, sizeof(d)));
+		shown++;
+	}
+}
+
 static void report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c)
 {
 	double sens[SPACE_MAX];
@@ -1092,6 +1324,8 @@ static void report(struct search *S, const long *rec, const struct confirm *best
 		       space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d)), c[i].change_pct,
 		       c[i].ci_lo, c[i].ci_hi, c[i].significant ? ", significant" : ", not significant");
 	}
+	side_by_side(S, best_c ? best_c->point : -1);
+	tradeoff(S);
 	if (best_c) {
 		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost) with the recommended settings\n",
 		       S->o->nwl == 1 ? S->o->wl[0].metric : "score", S->o->nwl == 1 ? best_c->base_metric : 1.0,
@@ -1114,6 +1348,11 @@ static int setup(struct search *S, struct search_opts *o)
 	if (!S->obs || !S->points) {
 		error("out of memory");
 		return EXIT_INTERNAL;
+	}
+	if (o->objective != OBJ_THROUGHPUT && !o->probe) {
+		error("--objective %s needs an interactivity probe (--probe \"sputter ...\" or a mix with probe:)",
+		      objective_name(o->objective));
+		return EXIT_USAGE;
 	}
 	if ((rc = space_build(&S->sp, o->knobs)) != 0)
 		return rc;

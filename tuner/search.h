@@ -8,12 +8,24 @@
 #define SEARCH_MAX_WORKLOADS 8
 
 enum strategy { STRAT_BO, STRAT_RANDOM, STRAT_GRID };
+enum objective { OBJ_THROUGHPUT, OBJ_INTERACTIVE, OBJ_BALANCED };
+
+#define SEARCH_MAX_REQUIRE 8
+
+/* "played>=0.99", "p99_lateness<=20ms": a value the workload or the probe reports. */
+struct requirement {
+	char name[48];
+	int op; /* '<' '>' 'l' (<=) 'g' (>=) */
+	double value;
+	char text[64];
+};
 
 struct search_workload {
 	const char *spec;
 	char name[64];
 	char metric[48]; /* "elapsed" or a name=value the workload prints */
 	bool maximize;
+	double weight; /* in the mix's geometric mean */
 };
 
 struct search_opts {
@@ -31,7 +43,14 @@ struct search_opts {
 	uint64_t mem_limit, swap;
 	double timeout;
 	int baseline_every, confirm_rounds, finalists;
+	const char *probe; /* played beside every run: its p99 lateness is the interactive side */
+	enum objective objective;
+	int nrequire;
+	struct requirement require[SEARCH_MAX_REQUIRE];
 };
+
+int requirement_parse(const char *s, struct requirement *r);
+const char *objective_name(enum objective o);
 
 const char *strategy_name(enum strategy s);
 int strategy_parse(const char *s, enum strategy *out);

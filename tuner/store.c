@@ -27,7 +27,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS measurements(id INTEGER PRIMARY KEY,"
 	"  trial_id INTEGER NOT NULL REFERENCES trials(id), workload TEXT NOT NULL, outcome TEXT NOT NULL,"
 	"  metric REAL, user_s REAL, sys_s REAL, elapsed_s REAL, majflt INTEGER, minflt INTEGER,"
-	"  results TEXT NOT NULL);";
+	"  results TEXT NOT NULL, probe_p99_ms REAL, probe_played REAL, probe TEXT);";
 
 static int fail(struct store *s, const char *what)
 {
@@ -189,51 +189,71 @@ int store_trial_delete(struct store *s, long trial)
 	return rc == SQLITE_DONE ? 0 : fail(s, "cannot delete trial");
 }
 
-int store_trial_score(struct store *s, long trial, double score)
+int store_trial_score(struct store *s, long trial, double score, bool failed)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "UPDATE trials SET score=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "UPDATE trials SET score=?, failed=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot score trial");
 	sqlite3_bind_double(st, 1, score);
-	sqlite3_bind_int64(st, 2, trial);
+	sqlite3_bind_int(st, 2, failed);
+	sqlite3_bind_int64(st, 3, trial);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : fail(s, "cannot score trial");
+}
+
+static void values_json(char *out, size_t size, const struct run_value *v, int n)
+{
+	size_t len = 0;
+	int i;
+
+	len += (size_t)snprintf(out + len, size - len, "{");
+	for (i = 0; i < n && len < size - 64; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s\"%s\":%.17g", i ? "," : "", v[i].name, v[i].value);
+	snprintf(out + len, size - len, "}");
+}
+
+static void bind_or_null(sqlite3_stmt *st, int col, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
 }
 
 int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r,
 			  double metric)
 {
 	sqlite3_stmt *st;
-	char results[4096];
-	size_t n = 0;
-	int i, rc;
+	char results[4096], probe[2048];
+	int rc;
 
-	n += (size_t)snprintf(results + n, sizeof(results) - n, "{");
-	for (i = 0; i < r->nvalues && n < sizeof(results) - 64; i++)
-		n += (size_t)snprintf(results + n, sizeof(results) - n, "%s\"%s\":%.17g", i ? "," : "",
-				      r->values[i].name, r->values[i].value);
-	snprintf(results + n, sizeof(results) - n, "}");
+	values_json(results, sizeof(results), r->values, r->nvalues);
+	values_json(probe, sizeof(probe), r->probe, r->nprobe);
 	if (sqlite3_prepare_v2(s->db,
 			       "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, sys_s,"
-			       " elapsed_s, majflt, minflt, results) VALUES(?,?,?,?,?,?,?,?,?,?)",
+			       " elapsed_s, majflt, minflt, results, probe_p99_ms, probe_played, probe)"
+			       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot add measurement");
 	sqlite3_bind_int64(st, 1, trial);
 	sqlite3_bind_text(st, 2, workload, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, run_outcome_name(r->outcome), -1, SQLITE_STATIC);
-	if (metric == metric)
-		sqlite3_bind_double(st, 4, metric);
-	else
-		sqlite3_bind_null(st, 4);
+	bind_or_null(st, 4, metric);
 	sqlite3_bind_double(st, 5, r->user);
 	sqlite3_bind_double(st, 6, r->sys);
 	sqlite3_bind_double(st, 7, r->elapsed);
 	sqlite3_bind_int64(st, 8, r->majflt);
 	sqlite3_bind_int64(st, 9, r->minflt);
 	sqlite3_bind_text(st, 10, results, -1, SQLITE_TRANSIENT);
+	bind_or_null(st, 11, run_value(r, "probe.p99_lateness_ms"));
+	bind_or_null(st, 12, run_value(r, "probe.played"));
+	if (r->nprobe)
+		sqlite3_bind_text(st, 13, probe, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 13);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : fail(s, "cannot add measurement");
@@ -263,23 +283,27 @@ int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg)
 	if (sqlite3_prepare_v2(s->db, "SELECT id, seq, kind, settings, failed FROM trials WHERE run_id=? ORDER BY seq",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot read trials");
-	if (sqlite3_prepare_v2(s->db, "SELECT metric FROM measurements WHERE trial_id=? ORDER BY id", -1, &mt,
-			       NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(s->db, "SELECT metric, probe_p99_ms, probe_played FROM measurements WHERE trial_id=? ORDER BY id",
+			       -1, &mt, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return fail(s, "cannot read measurements");
 	}
 	sqlite3_bind_int64(st, 1, run);
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		double metrics[16];
+		double metrics[16], inter[16], played[16];
 		int n = 0;
 		long id = (long)sqlite3_column_int64(st, 0);
 
 		sqlite3_reset(mt);
 		sqlite3_bind_int64(mt, 1, id);
-		while (n < 16 && sqlite3_step(mt) == SQLITE_ROW)
-			metrics[n++] = sqlite3_column_type(mt, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(mt, 0);
+		while (n < 16 && sqlite3_step(mt) == SQLITE_ROW) {
+			metrics[n] = sqlite3_column_type(mt, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(mt, 0);
+			inter[n] = sqlite3_column_type(mt, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(mt, 1);
+			played[n] = sqlite3_column_type(mt, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(mt, 2);
+			n++;
+		}
 		rc = cb(arg, id, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
-			(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4) != 0, metrics, n);
+			(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4) != 0, metrics, inter, played, n);
 	}
 	sqlite3_finalize(mt);
 	sqlite3_finalize(st);

@@ -20,6 +20,9 @@ const struct workload_info workload_builtins[] = {
 	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)" },
 	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)" },
 	{ "sputter", "played", true, "the mp3 of the seeds: a periodic task with a reclaimable working set" },
+	{ "mmap001", "elapsed", false, "LTP mmap001: map a file MAP_SHARED, write every byte, msync, munmap" },
+	{ "pft", "fault_wsec", true, "the page-fault test of seed 001: threads fault in fresh anonymous memory" },
+	{ "chat", "msg_s", true, "VolanoMark-like loopback TCP chat: rooms of users, every message fanned out" },
 	{ NULL, NULL, false, NULL },
 };
 
