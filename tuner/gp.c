@@ -186,16 +186,6 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
 	return 0;
 }
 
-double gp_log_likelihood(const struct gp *gp)
-{
-	double nll = 0;
-	int i;
-
-	for (i = 0; i < gp->n; i++)
-		nll += 0.5 * gp->y[i] * gp->alpha[i] + log(gsl_matrix_get(gp->chol, (size_t)i, (size_t)i));
-	return -(nll + 0.5 * gp->n * log(2 * M_PI));
-}
-
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd)
 {
 	gsl_vector *k = gsl_vector_alloc((size_t)gp->n);

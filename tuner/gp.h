@@ -26,7 +26,6 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd);
 /* Expected improvement over best (minimisation). */
 double gp_expected_improvement(const struct gp *gp, const double *x, double best);
-double gp_log_likelihood(const struct gp *gp);
 void gp_free(struct gp *gp);
 
 #endif

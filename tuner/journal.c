@@ -463,12 +463,3 @@ void journal_warn_stale(void)
 			pid, knobs, extra);
 }
 
-const char *journal_original(const char *path)
-{
-	int i;
-
-	for (i = 0; i < nentries; i++)
-		if (entries[i].kind == JK_KNOB && strcmp(entries[i].path, path) == 0)
-			return entries[i].raw;
-	return NULL;
-}

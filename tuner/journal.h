@@ -30,7 +30,5 @@ int journal_restore_all(int *count);
 
 /* Warn when a previous vmtune died without restoring. */
 void journal_warn_stale(void);
-/* Original raw value journalled for a knob file, if any (for `knobs`). */
-const char *journal_original(const char *path);
 
 #endif

@@ -1141,7 +1141,7 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 
 static void progress(struct search *S, const struct obs *ob, const char *what)
 {
-	char desc[512], eta[32], val[32], bar[32] = "";
+	char desc[512], eta[32], val[32], val2[32], bar[32] = "";
 	const struct point *best;
 	double per = S->runs ? S->run_time_sum / S->runs : 0, left;
 	int b = best_point(S), i, filled;
@@ -1162,9 +1162,9 @@ static void progress(struct search *S, const struct obs *ob, const char *what)
 		bar[22] = ' ';
 		bar[23] = '\0';
 	}
-	fprintf(stderr, "%strial %d/%d %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s\n", bar, S->trials_done,
-		S->o->trials, what, space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)),
-		S->o->wl[0].metric, ob->failed ? "failed" : (snprintf(val, sizeof(val), "%.4g", ob->metric[0]), val),
+	fprintf(stderr, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s\n", bar, S->trials_done,
+		S->o->time_budget > 0 ? "" : "/", S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what, space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)),
+		S->o->wl[0].metric, ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2),
 		ob->score, best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
 }
 

@@ -328,23 +328,3 @@ double store_mean_run_seconds(struct store *s, const char *spec, long *n)
 	return mean;
 }
 
-long store_count(struct store *s, const char *table, long run)
-{
-	sqlite3_stmt *st;
-	char sql[256];
-	long n = -1;
-
-	if (strcmp(table, "trials") == 0)
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM trials WHERE run_id=%ld", run);
-	else if (strcmp(table, "measurements") == 0)
-		snprintf(sql, sizeof(sql),
-			 "SELECT count(*) FROM measurements m JOIN trials t ON m.trial_id=t.id WHERE t.run_id=%ld", run);
-	else
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs");
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}

@@ -30,7 +30,5 @@ typedef int (*store_trial_cb)(void *arg, long trial_id, int seq, const char *kin
 int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg);
 /* Mean wall time of the stored successful runs of a workload (0 when none). */
 double store_mean_run_seconds(struct store *s, const char *spec, long *n);
-/* Count rows, for tests and reports. */
-long store_count(struct store *s, const char *table, long run);
 
 #endif

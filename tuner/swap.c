@@ -169,13 +169,3 @@ int swap_remove(const char *path)
 	return 0;
 }
 
-int swap_release(char *made)
-{
-	if (!made[0])
-		return 0;
-	if (swap_remove(made) < 0)
-		return -1;
-	journal_forget(JK_SWAPFILE, made);
-	made[0] = '\0';
-	return 0;
-}

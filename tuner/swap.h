@@ -12,7 +12,5 @@ uint64_t swap_total(void);
 int swap_ensure(uint64_t want, char *made, size_t madelen);
 /* swapoff and unlink a swapfile vmtune made (journal restore uses it too). */
 int swap_remove(const char *path);
-/* swap_remove + forget in the journal. */
-int swap_release(char *made);
 
 #endif

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# test-live-mix.sh - the mix and the probe on the live kernel (root only): the mp3
+# probe must notice real memory pressure, the seeds-2001 mix must print its blocks,
+# the probe's played line and the beats summary, and a short balanced search over
+# the mix must run end to end. The machine must be as it was afterwards.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "live mix tests" "not root"
+	done_testing
+	exit
+fi
+live_begin
+
+lexpect 0 "sputter alone for 20 s in a 256M cgroup" run --json --workload "sputter -p 10ms -B 100ms -s 64M -d 20s" \
+	--memory-limit 256M --swap 1G
+alone_p99=$(jq '.workloads[0].per_run[0].results.p99_lateness_ms' "$T/out")
+alone_played=$(jq '.workloads[0].per_run[0].results.played' "$T/out")
+lexpect 0 "sputter as the probe beside 600M of random swap-in" run --json \
+	--workload "swapbench -s 600M -a rand -P 3" --probe "sputter -p 10ms -B 100ms -s 64M" --memory-limit 256M --swap 1G
+press_p99=$(jq '.workloads[0].per_run[0].probe.p99_lateness_ms' "$T/out")
+press_played=$(jq '.workloads[0].per_run[0].probe.played' "$T/out")
+echo "# alone: played $alone_played, p99 lateness $alone_p99 ms; under pressure: played $press_played, p99 $press_p99 ms"
+check "the probe notices the pressure: p99 lateness up by 10 ms or more, or played down by 1% or more" \
+	awk -v a="$alone_p99" -v b="$press_p99" -v pa="$alone_played" -v pb="$press_played" \
+	'BEGIN { exit !((b >= a + 10) || (pb <= pa - 0.01)) }'
+as_before "the probe under pressure"
+
+lexpect 0 "run --mix seeds-2001" run --mix "$TOP/workloads/mixes/seeds-2001.yaml"
+check "the mtest01 block" out_has '^Averages for 3 mtest01 runs$'
+check "the mmap001 block" out_has '^Averages for 2 mmap001 runs$'
+check "the probe's played line" out_has '^probe, run 1: sputter: played [0-9.]+ seconds of [0-9.]+ second run'
+check "the beats summary" out_has '^vmstat 1 while it ran: +[0-9]+ samples, [0-9]+ missed beat'
+as_before "the seeds-2001 mix"
+
+lexpect 0 "a 3-minute balanced search over the seeds-2001 mix" search --mix "$TOP/workloads/mixes/seeds-2001.yaml" \
+	--knobs vm.page-cluster,vm.swappiness --time 3m -o "$T/mix.yaml"
+sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
+check "it reports both sides for the original" out_has '^probe p99 lateness \(ms\) +[0-9.]+'
+lexpect 0 "its profile loads" report "$T/mix.yaml"
+as_before "the balanced search"
+
+done_testing

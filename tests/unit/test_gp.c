@@ -1,0 +1,98 @@
+/* test_gp.c - the Gaussian process learns a known function (numeric and enum
+ * inputs), and the search space codes values to [-1, 1] and back. */
+#include <math.h>
+
+#include "testutil.h"
+
+#include "gp.h"
+#include "space.h"
+
+static double f(const double *x)
+{
+	/* a bowl in x0, a slope in x1, and an enum x2 that adds 0, 1 or 0.3 */
+	static const double cat[] = { 0, 1, 0.3 };
+	return (x[0] - 0.3) * (x[0] - 0.3) + 0.5 * x[1] + cat[(int)x[2]];
+}
+
+static void learns_a_known_function(void **state)
+{
+	const bool categorical[3] = { false, false, true };
+	double x[60 * 3], y[60], t[3], m, sd, worst = 0;
+	struct gp gp;
+	unsigned s = 12345;
+	int i, k;
+
+	(void)state;
+	for (i = 0; i < 60; i++) {
+		for (k = 0; k < 2; k++) {
+			s = s * 1103515245 + 12345;
+			x[i * 3 + k] = 2.0 * ((s >> 8) & 0xffff) / 65535.0 - 1;
+		}
+		x[i * 3 + 2] = i % 3;
+		y[i] = f(x + i * 3);
+	}
+	assert_int_equal(gp_fit(&gp, 3, categorical, x, y, 60), 0);
+	for (i = 0; i < 30; i++) {
+		t[0] = -0.9 + 1.8 * i / 29.0;
+		t[1] = 0.5 - (double)(i % 7) / 7;
+		t[2] = i % 3;
+		gp_predict(&gp, t, &m, &sd);
+		worst = fmax(worst, fabs(m - f(t)));
+	}
+	/* the function spans about 3 units over the box */
+	assert_true(worst < 0.1);
+	/* expected improvement: high where the model expects the minimum, not at a known bad point */
+	t[0] = 0.3, t[1] = -1, t[2] = 0;
+	{
+		double good = gp_expected_improvement(&gp, t, -0.2);
+		t[0] = -1, t[1] = 1, t[2] = 1;
+		assert_true(good > 10 * gp_expected_improvement(&gp, t, -0.2));
+	}
+	gp_free(&gp);
+}
+
+static void space_codes_and_rounds(void **state)
+{
+	struct space sp;
+	long v[SPACE_MAX];
+	double x[SPACE_MAX];
+	int i;
+
+	(void)state;
+	assert_int_equal(space_build(&sp, "vm.page-cluster,vm.watermark_scale_factor,thp.enabled"), 0);
+	assert_int_equal(sp.d, 3);
+	assert_int_equal(sp.dim[0].original, 3);
+	assert_float_equal(space_encode(&sp.dim[0], 0), -1, 1e-12);
+	assert_float_equal(space_encode(&sp.dim[0], 6), 1, 1e-12);
+	assert_int_equal(space_decode(&sp.dim[0], 0.0), 3);
+	assert_int_equal(space_decode(&sp.dim[0], 5.0), 6); /* clamped */
+	/* watermark_scale_factor is searched on a log2 scale over 10..500 */
+	assert_true(sp.dim[1].log);
+	assert_int_equal(space_decode(&sp.dim[1], 0.0), lround(sqrt(10.0 * 500.0)));
+	assert_true(sp.dim[2].categorical);
+	for (i = 0; i <= 2; i++)
+		assert_int_equal(space_decode(&sp.dim[2], space_encode(&sp.dim[2], i)), i);
+	v[0] = 2, v[1] = 100, v[2] = 2;
+	space_encode_point(&sp, v, x);
+	space_decode_point(&sp, x, v);
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], 100);
+	assert_int_equal(v[2], 2);
+	/* unknown and never-searched knobs are usage errors, missing ones environment errors */
+	assert_int_equal(space_build(&sp, "vm.bogus"), EXIT_USAGE);
+	assert_int_equal(space_build(&sp, "vm.overcommit_memory"), EXIT_USAGE);
+	assert_int_equal(space_build(&sp, "vm.vm_passes"), EXIT_ENV);
+	/* by default: every searchable knob this tree has */
+	assert_int_equal(space_build(&sp, NULL), 0);
+	assert_int_equal(sp.d, 15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(learns_a_known_function),
+		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
+	};
+
+	return cmocka_run_group_tests_name("gp", tests, NULL, NULL);
+}
