@@ -206,7 +206,7 @@ int cmd_search(int argc, char **argv)
 	}
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
-	if ((o.mem_limit || o.swap) && !vt_live())
+	if ((o.mem_limit || o.swap) && !vt_live() && !o.dry_run)
 		return usage_error("search", "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 	if (o.trials == 0)
 		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 20);
