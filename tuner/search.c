@@ -85,6 +85,7 @@ struct search {
 	long grid_next, grid_total, grid_a;
 	char swapfile[PATH_MAX];
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
+	int looks; /* times the confirmation data were tested */
 };
 
 const char *strategy_name(enum strategy s)
@@ -669,7 +670,8 @@ static void next_candidate(struct search *S, long *vals)
 
 /* --- confirmation ---------------------------------------------------------- */
 
-static void welch(const double *a, int na, const double *b, int nb, double *diff, double *lo, double *hi)
+static void welch(const double *a, int na, const double *b, int nb, double alpha, double *diff, double *lo,
+		  double *hi)
 {
 	double ma = gsl_stats_mean(a, 1, (size_t)na), mb = gsl_stats_mean(b, 1, (size_t)nb);
 	double va = na > 1 ? gsl_stats_variance_m(a, 1, (size_t)na, ma) : 0;
@@ -684,7 +686,7 @@ static void welch(const double *a, int na, const double *b, int nb, double *diff
 		return;
 	}
 	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
-	t = gsl_cdf_tdist_Qinv(0.025, df);
+	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
 	*lo = *diff - t * sqrt(se2);
 	*hi = *diff + t * sqrt(se2);
 }
@@ -699,40 +701,20 @@ static double confirm_value(const struct search *S, const struct obs *ob, const 
 	return log(obs_cost(S, ob, base_mean, base_inter, &t, &i));
 }
 
-static int confirm(struct search *S, struct confirm *c, int *nc)
+/* Welch on the confirmation runs since obs index first: the finalists' cost
+ * against the original's, as measured in the same rounds. The 95% interval is
+ * reported; with more than one look at the data (extra rounds), a finalist is
+ * significant only if the interval at 1 - 0.05/looks excludes no change, so that
+ * looking again until something shows does not buy a false positive. */
+static int confirm_analyse(struct search *S, int first, const int *fin, int nfin, int looks, struct confirm *c,
+			   int *nc)
 {
-	int fin[8], nfin = 0, i, j, r, w;
+	int i, j, w;
 	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, base_inter[SEARCH_MAX_WORKLOADS] = { 0 }, a[64], b[64];
-	int first = S->nobs, nb = 0;
+	int nb = 0;
 
-	/* finalists: the best candidates by mean score that beat the original */
-	for (i = 1; i < S->npoints; i++) {
-		if (!S->points[i].nobs || S->points[i].mean_log >= 0)
-			continue;
-		/* insert into fin[] kept sorted by mean score, at most finalists long */
-		for (j = nfin; j > 0 && S->points[fin[j - 1]].mean_log > S->points[i].mean_log; j--)
-			if (j < S->o->finalists)
-				fin[j] = fin[j - 1];
-		if (j < S->o->finalists) {
-			fin[j] = i;
-			if (nfin < S->o->finalists)
-				nfin++;
-		}
-	}
 	*nc = 0;
-	if (nfin == 0)
-		return 0;
-	info("confirming %d finalist(s): %d rounds of the original settings and each finalist", nfin,
-	     S->o->confirm_rounds);
-	for (r = 0; r < S->o->confirm_rounds && !vt_interrupted; r++) {
-		if (measure(S, 0, K_CONFIRM_BASE) < 0)
-			return -1;
-		for (i = 0; i < nfin && !vt_interrupted; i++)
-			if (measure(S, fin[i], K_CONFIRM) < 0)
-				return -1;
-	}
-	if (vt_interrupted)
-		return -1;
+	S->looks = looks;
 	for (j = first; j < S->nobs; j++) {
 		if (S->obs[j].kind != K_CONFIRM_BASE || S->obs[j].failed)
 			continue;
@@ -780,13 +762,66 @@ static int confirm(struct search *S, struct confirm *c, int *nc)
 			ci->ci_lo = ci->ci_hi = NAN;
 			continue; /* a finalist that fails is no recommendation */
 		}
-		welch(a, na, b, nb, &diff, &lo, &hi);
+		welch(a, na, b, nb, 0.05, &diff, &lo, &hi);
 		ci->change_pct = 100 * (exp(diff) - 1);
 		ci->ci_lo = 100 * (exp(lo) - 1);
 		ci->ci_hi = 100 * (exp(hi) - 1);
+		if (looks > 1)
+			welch(a, na, b, nb, 0.05 / looks, &diff, &lo, &hi);
 		ci->significant = hi < 0;
 	}
 	return 0;
+}
+
+static int confirm(struct search *S, struct confirm *c, int *nc)
+{
+	int fin[8], nfin = 0, i, j, r, rounds = S->o->confirm_rounds, max_rounds = 3 * S->o->confirm_rounds;
+	int first = S->nobs;
+
+	/* finalists: the best candidates by mean score that beat the original */
+	for (i = 1; i < S->npoints; i++) {
+		if (!S->points[i].nobs || S->points[i].mean_log >= 0)
+			continue;
+		/* insert into fin[] kept sorted by mean score, at most finalists long */
+		for (j = nfin; j > 0 && S->points[fin[j - 1]].mean_log > S->points[i].mean_log; j--)
+			if (j < S->o->finalists)
+				fin[j] = fin[j - 1];
+		if (j < S->o->finalists) {
+			fin[j] = i;
+			if (nfin < S->o->finalists)
+				nfin++;
+		}
+	}
+	*nc = 0;
+	if (nfin == 0)
+		return 0;
+	info("confirming %d finalist(s): %d rounds of the original settings and each finalist", nfin,
+	     S->o->confirm_rounds);
+	for (r = 0;; r++) {
+		bool undecided = false;
+		double per = S->runs ? S->run_time_sum / S->runs : 0;
+
+		if (measure(S, 0, K_CONFIRM_BASE) < 0)
+			return -1;
+		for (i = 0; i < nfin && !vt_interrupted; i++)
+			if (measure(S, fin[i], K_CONFIRM) < 0)
+				return -1;
+		if (vt_interrupted)
+			return -1;
+		if (r + 1 < rounds)
+			continue;
+		if (confirm_analyse(S, first, fin, nfin, rounds - S->o->confirm_rounds + 1, c, nc) < 0)
+			return -1;
+		/* a finalist that looks better but is not shown to be yet gets another
+		 * round, while the budget allows (three times the rounds at most) */
+		for (i = 0; i < *nc; i++)
+			undecided |= isfinite(c[i].change_pct) && c[i].change_pct < 0 && !c[i].significant;
+		if (!undecided || r + 1 >= max_rounds ||
+		    (S->o->time_budget > 0 && now() - S->t0 + per * S->o->nwl * (1 + nfin) > S->o->time_budget))
+			return 0;
+		rounds++;
+		info("a finalist looks better but is not yet shown to be: round %d of at most %d", rounds, max_rounds);
+	}
 }
 
 /* --- reporting -------------------------------------------------------------- */
@@ -844,9 +879,10 @@ static void print_plan(const struct search *S, FILE *f)
 		fprintf(f, "budget: %s, at most %d trials\n", fmt_duration(o->time_budget, a, sizeof(a)), o->trials);
 	fprintf(f,
 		"plan: %d trials (the first is the original settings) + %d baseline runs + up to %d repeat runs + %d "
-		"confirmation runs = at most %d measurements of %d workload run(s) each\n",
-		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs,
-		o->trials + baselines + (o->trials - 1) * o->repeats + confirm_runs, o->nwl);
+		"confirmation runs (up to %d while a finalist is undecided) = at most %d measurements of %d workload "
+		"run(s) each\n",
+		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs, 3 * confirm_runs,
+		o->trials + baselines + (o->trials - 1) * o->repeats + 3 * confirm_runs, o->nwl);
 	fprintf(f, "objective: %s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire; i++)
 		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
@@ -1324,6 +1360,10 @@ static void report(struct search *S, const long *rec, const struct confirm *best
 		       space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d)), c[i].change_pct,
 		       c[i].ci_lo, c[i].ci_hi, c[i].significant ? ", significant" : ", not significant");
 	}
+	if (S->looks > 1)
+		printf("(the finalists got extra rounds: with %d looks at the data a change counts as significant only "
+		       "if its %.1f%% interval excludes none)\n",
+		       S->looks, 100 * (1 - 0.05 / S->looks));
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {
