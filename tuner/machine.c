@@ -1,15 +1,97 @@
 /* machine.c - what kind of machine this is: enough to tell results apart. Memory
  * and swap come through libproc2, as every system figure in vmtune does. */
+#include <dirent.h>
 #include <json-c/json.h>
 #include <libproc2/meminfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "machine.h"
+
+/* What kind of device a block device is: zram, nvme, rotational or ssd. */
+static void block_kind(const char *sysdir, const char *name, char *kind, size_t size)
+{
+	char p[PATH_MAX], buf[16] = "";
+	FILE *f;
+
+	if (strncmp(name, "zram", 4) == 0) {
+		snprintf(kind, size, "zram");
+		return;
+	}
+	if (strncmp(name, "nvme", 4) == 0) {
+		snprintf(kind, size, "nvme");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/queue/rotational", sysdir);
+	if (!(f = fopen(p, "re"))) {
+		/* a partition: the queue is the parent's */
+		snprintf(p, sizeof(p), "%s/../queue/rotational", sysdir);
+		f = fopen(p, "re");
+	}
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	snprintf(kind, size, "%s", buf[0] == '1' ? "rotational" : buf[0] == '0' ? "ssd" : "unknown");
+}
+
+static void swap_devices(struct machine *m)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[512], name[256], type[32], sysdir[PATH_MAX], kind[32];
+	unsigned long long kb;
+	struct stat sb;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && m->nswaps < MACHINE_MAX_SWAPS) {
+		if (sscanf(line, "%255s %31s %llu", name, type, &kb) != 3 || strcmp(name, "Filename") == 0)
+			continue;
+		kind[0] = '\0';
+		if (strcmp(type, "partition") == 0) {
+			const char *base = strrchr(name, '/');
+			snprintf(sysdir, sizeof(sysdir), "/sys/class/block/%s", base ? base + 1 : name);
+			block_kind(sysdir, base ? base + 1 : name, kind, sizeof(kind));
+		} else if (stat(name, &sb) == 0) {
+			char dev[64];
+			/* a swapfile: the device under its file system */
+			snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(sb.st_dev), minor(sb.st_dev));
+			ssize_t n = readlink(sysdir, dev, sizeof(dev) - 1);
+			const char *base;
+			dev[n > 0 ? n : 0] = '\0';
+			base = strrchr(dev, '/');
+			char under[16];
+			block_kind(sysdir, base ? base + 1 : dev, under, sizeof(under));
+			snprintf(kind, sizeof(kind), "file-on-%s", under);
+		}
+		snprintf(m->swaps[m->nswaps].name, sizeof(m->swaps[0].name), "%s", name);
+		snprintf(m->swaps[m->nswaps].kind, sizeof(m->swaps[0].kind), "%s", kind[0] ? kind : "unknown");
+		m->swaps[m->nswaps++].size_kb = (long)kb;
+	}
+	fclose(f);
+}
+
+static int count_numa_nodes(void)
+{
+	DIR *d = opendir("/sys/devices/system/node");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "node", 4) == 0 && e->d_name[4] >= '0' && e->d_name[4] <= '9')
+			n++;
+	closedir(d);
+	return n ? n : 1;
+}
 
 void machine_read(struct machine *m)
 {
@@ -32,23 +114,63 @@ void machine_read(struct machine *m)
 			m->swap_total_kb = (long)r->result.ul_int;
 		procps_meminfo_unref(&mi);
 	}
+	swap_devices(m);
+	m->numa_nodes = count_numa_nodes();
+	{
+		char buf[8] = "";
+		FILE *f = fopen("/sys/module/zswap/parameters/enabled", "re");
+		m->zswap = -1;
+		if (f) {
+			if (fgets(buf, sizeof(buf), f))
+				m->zswap = buf[0] == 'Y' || buf[0] == '1';
+			fclose(f);
+		}
+	}
+	m->thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+	for (int order = 1; order <= 9; order++) {
+		char p[PATH_MAX];
+		size_t n = strlen(m->mthp_sizes);
+		snprintf(p, sizeof(p), "/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/enabled", 4 << order);
+		if (access(p, F_OK) == 0)
+			snprintf(m->mthp_sizes + n, sizeof(m->mthp_sizes) - n, "%s%dkB", n ? " " : "", 4 << order);
+	}
 	if (m->mem_total_kb <= 0 && sysinfo(&si) == 0) {
 		m->mem_total_kb = (long)((unsigned long long)si.totalram * si.mem_unit / 1024);
 		m->swap_total_kb = (long)((unsigned long long)si.totalswap * si.mem_unit / 1024);
 	}
 }
 
-char *machine_json(const struct machine *m)
+json_object *machine_json_object(const struct machine *m)
 {
-	json_object *o = json_object_new_object();
-	char *s;
+	json_object *o = json_object_new_object(), *sw = json_object_new_array();
+	int i;
 
 	json_object_object_add(o, "hostname", json_object_new_string(m->hostname));
 	json_object_object_add(o, "kernel", json_object_new_string(m->kernel));
 	json_object_object_add(o, "cpus", json_object_new_int(m->cpus));
+	json_object_object_add(o, "numa_nodes", json_object_new_int(m->numa_nodes));
 	json_object_object_add(o, "mem_total_kb", json_object_new_int64(m->mem_total_kb));
 	json_object_object_add(o, "swap_total_kb", json_object_new_int64(m->swap_total_kb));
 	json_object_object_add(o, "page_size", json_object_new_int64(m->page_size));
+	for (i = 0; i < m->nswaps; i++) {
+		json_object *d = json_object_new_object();
+		json_object_object_add(d, "name", json_object_new_string(m->swaps[i].name));
+		json_object_object_add(d, "kind", json_object_new_string(m->swaps[i].kind));
+		json_object_object_add(d, "size_kb", json_object_new_int64(m->swaps[i].size_kb));
+		json_object_array_add(sw, d);
+	}
+	json_object_object_add(o, "swap_devices", sw);
+	json_object_object_add(o, "zswap", m->zswap < 0 ? NULL : json_object_new_boolean(m->zswap));
+	json_object_object_add(o, "thp", json_object_new_boolean(m->thp));
+	json_object_object_add(o, "mthp_sizes", json_object_new_string(m->mthp_sizes));
+	return o;
+}
+
+char *machine_json(const struct machine *m)
+{
+	json_object *o = machine_json_object(m);
+	char *s;
+
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;

@@ -33,6 +33,7 @@ static const struct cmd_entry commands[] = {
 	  "a profile as sysctl.d, tmpfiles.d, tuned, JSON, YAML or a sh script" },
 	{ "install-boot", cmd_install_boot, "PROFILE [--dry-run] | --remove",
 	  "apply a profile at every boot (systemd unit after systemd-sysctl)" },
+	{ "machine", cmd_machine, "[--json]", "this machine's fingerprint: memory, swap devices, CPUs, kernel, THP" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 

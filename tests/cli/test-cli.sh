@@ -191,5 +191,14 @@ else
 	skip "not root: read-only commands work, writes are refused" "needs root and setpriv to drop to nobody"
 fi
 
+# --- the machine fingerprint -------------------------------------------------------
+expect 0 "machine --json" machine --json
+check "machine: memory as /proc/meminfo has it" \
+	test "$(jq .mem_total_kb "$T/out")" = "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+check "machine: CPUs" test "$(jq .cpus "$T/out")" = "$(nproc)"
+check "machine: page size" test "$(jq .page_size "$T/out")" = "$(getconf PAGESIZE)"
+check "machine: one swap device entry per /proc/swaps line" \
+	test "$(jq '.swap_devices | length' "$T/out")" = "$(tail -n +2 /proc/swaps | wc -l)"
+
 check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
