@@ -125,6 +125,12 @@ check "a swapfile was made for the run" err_has 'made a .* swapfile'
 check "95% CI printed" out_has '^Elapsed 95% confidence interval: +-?[0-9.]+ \.\. [0-9.]+ s'
 as_before "mtest01 run"
 
+lexpect 0 "the fingerprint sees vmtune's own swapfile while it exists" run --json --swap 256M \
+	--workload "exec:echo files=\$($VMTUNE machine --json | jq '[.swap_devices[] | select(.kind | startswith(\"file-on-\"))] | length')"
+check "one swap device, a file on a block device of known kind" \
+	test "$(jq '.workloads[0].per_run[0].results.files' "$T/out")" -ge 1
+as_before "machine with a swapfile"
+
 # --- page-cluster governs swap-in readahead ----------------------------------------
 for p in 0 6; do
 	lvt run --json --set vm.page-cluster=$p --workload "swapbench -s 600M -a seq -P 2" --memory-limit 256M --swap 1G
