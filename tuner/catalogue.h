@@ -6,24 +6,24 @@
 #include <stddef.h>
 
 enum knob_type {
-	KT_INT,   /* a plain integer */
+	KT_INT,	  /* a plain integer */
 	KT_BYTES, /* an integer number of bytes; sizes like 64M are accepted */
 	KT_ENUM,  /* one of choices[]; the value is the index */
 };
 
 /* How a value is stored in a file. */
 enum knob_codec {
-	KC_INT,         /* decimal integer */
-	KC_ENUM,        /* sysfs "a [b] c": the bracketed word is current; write the word */
+	KC_INT,		/* decimal integer */
+	KC_ENUM,	/* sysfs "a [b] c": the bracketed word is current; write the word */
 	KC_PAGES_ORDER, /* bytes = page size << order (fault_around_bytes) */
-	KC_MTHP,        /* the directory holding hugepages-<N>kB/enabled files */
+	KC_MTHP,	/* the directory holding hugepages-<N>kB/enabled files */
 };
 
 enum knob_scale { SCALE_LINEAR, SCALE_LOG2 };
 
 enum {
-	KF_NOSEARCH = 1 << 0,       /* shown, settable, never searched */
-	KF_DEFAULT_COMPUTED = 1 << 1, /* default depends on the machine (see knob_default) */
+	KF_NOSEARCH = 1 << 0,		 /* shown, settable, never searched */
+	KF_DEFAULT_COMPUTED = 1 << 1,	 /* default depends on the machine (see knob_default) */
 	KF_RANGE_FROM_ORIGINAL = 1 << 2, /* search range derived from the original value */
 };
 
@@ -38,14 +38,14 @@ struct knob_def {
 	const char *name;
 	struct knob_path paths[KNOB_MAX_PATHS]; /* first that exists wins */
 	enum knob_type type;
-	long min, max;   /* the full valid range */
-	long def;        /* the kernel's default */
+	long min, max;	 /* the full valid range */
+	long def;	 /* the kernel's default */
 	long smin, smax; /* the safe search range */
 	enum knob_scale scale;
 	const char *const *choices; /* KT_ENUM only, NULL-terminated */
 	unsigned flags;
-	const char *pair; /* writing this knob zeroes the pair (dirty ratio/bytes) */
-	const char *note; /* the trap, in one line */
+	const char *pair;    /* writing this knob zeroes the pair (dirty ratio/bytes) */
+	const char *note;    /* the trap, in one line */
 	const char *affects; /* the kernel may change this knob when we write ours */
 };
 

@@ -22,9 +22,10 @@
 #define BOOT_PROFILE "/etc/vmtune/boot.yaml"
 #define BOOT_DIR "/etc/vmtune/profiles.d"
 
-static const char apply_opts[] = "      --dry-run    report what would change and why it might not stick; write nothing\n"
-				 "      --boot       apply " BOOT_PROFILE " or the first profile in " BOOT_DIR "/\n"
-				 "                   whose match fits this machine (what vmtune.service runs)\n";
+static const char apply_opts[] =
+    "      --dry-run    report what would change and why it might not stick; write nothing\n"
+    "      --boot       apply " BOOT_PROFILE " or the first profile in " BOOT_DIR "/\n"
+    "                   whose match fits this machine (what vmtune.service runs)\n";
 
 struct fight {
 	const char *knob;
@@ -78,8 +79,8 @@ static int dry_run(const char *path, const struct profile *p)
 	printf("\n");
 	if (p->evidence.present) {
 		printf("evidence: %s, %ld trials: %s %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%%), %s\n",
-		       p->evidence.workload, p->evidence.trials, p->evidence.metric, p->evidence.baseline, p->evidence.best,
-		       p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
+		       p->evidence.workload, p->evidence.trials, p->evidence.metric, p->evidence.baseline,
+		       p->evidence.best, p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
 		       p->evidence.significant ? "significant" : "not significant");
 	} else {
 		printf("evidence: none (this profile was not measured by vmtune search)\n");
@@ -163,7 +164,8 @@ int cmd_apply(int argc, char **argv)
 	}
 	if (boot) {
 		if (optind != argc)
-			return usage_error("apply", "--boot takes no profile: it uses %s or %s/", BOOT_PROFILE, BOOT_DIR);
+			return usage_error("apply", "--boot takes no profile: it uses %s or %s/", BOOT_PROFILE,
+					   BOOT_DIR);
 		openlog("vmtune", LOG_PID, LOG_DAEMON);
 		rc = find_boot_profile(path, sizeof(path), &p);
 		if (rc < 0)

@@ -81,9 +81,9 @@ static void header(FILE *f, const struct profile *p, const char *source, const c
 	if (p->description[0])
 		fprintf(f, "%s %s\n", comment, p->description);
 	if (p->evidence.present && p->evidence.metric[0])
-		fprintf(f, "%s evidence: %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), %s\n", comment, p->evidence.workload,
-			p->evidence.metric, p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
-			p->evidence.significant ? "significant" : "not significant");
+		fprintf(f, "%s evidence: %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), %s\n", comment,
+			p->evidence.workload, p->evidence.metric, p->evidence.change_pct, p->evidence.ci_lo,
+			p->evidence.ci_hi, p->evidence.significant ? "significant" : "not significant");
 }
 
 static void export_sysctl(FILE *f, const struct profile *p, const char *src)
@@ -166,21 +166,23 @@ static void export_sh(FILE *f, const struct profile *p, const char *src)
 
 	fprintf(f, "#!/bin/sh\n");
 	header(f, p, src, "#");
-	fprintf(f, "# Applies the settings (as root) and prints the commands that undo them.\n"
-		   "set -e\n"
-		   "undo=''\n"
-		   "old() { v=$(cat \"$1\"); case $v in *\\[*) v=${v#*[}; v=${v%%%%]*};; esac; printf '%%s' \"$v\"; }\n"
-		   "set_file() { o=$(old \"$1\"); printf '%%s\\n' \"$2\" > \"$1\"; undo=\"echo '$o' > $1\n$undo\"; }\n"
-		   "set_pair() { # file, value, partner file\n"
-		   "\to=$(old \"$1\"); po=$(old \"$3\"); printf '%%s\\n' \"$2\" > \"$1\"\n"
-		   "\tif [ \"$o\" = 0 ]; then undo=\"echo '$po' > $3\n$undo\"; else undo=\"echo '$o' > $1\n$undo\"; fi\n"
-		   "}\n");
+	fprintf(f,
+		"# Applies the settings (as root) and prints the commands that undo them.\n"
+		"set -e\n"
+		"undo=''\n"
+		"old() { v=$(cat \"$1\"); case $v in *\\[*) v=${v#*[}; v=${v%%%%]*};; esac; printf '%%s' \"$v\"; }\n"
+		"set_file() { o=$(old \"$1\"); printf '%%s\\n' \"$2\" > \"$1\"; undo=\"echo '$o' > $1\n$undo\"; }\n"
+		"set_pair() { # file, value, partner file\n"
+		"\to=$(old \"$1\"); po=$(old \"$3\"); printf '%%s\\n' \"$2\" > \"$1\"\n"
+		"\tif [ \"$o\" = 0 ]; then undo=\"echo '$po' > $3\n$undo\"; else undo=\"echo '$o' > $1\n$undo\"; fi\n"
+		"}\n");
 	for (i = 0; i < p->nsettings; i++) {
 		const struct knob_def *d = p->settings[i].def;
 		n = assignments(&p->settings[i], a, 16);
 		for (j = 0; j < n; j++) {
 			if (d->pair)
-				fprintf(f, "set_pair %s '%s' %s\n", a[j].path, a[j].value, knob_find(d->pair)->paths[0].path);
+				fprintf(f, "set_pair %s '%s' %s\n", a[j].path, a[j].value,
+					knob_find(d->pair)->paths[0].path);
 			else
 				fprintf(f, "set_file %s '%s'\n", a[j].path, a[j].value);
 		}
@@ -248,7 +250,8 @@ int cmd_export(int argc, char **argv)
 	if (!formats[i])
 		return usage_error("export", "unknown format '%s' (sysctl, tmpfiles, tuned, json, yaml or sh)", format);
 	if (current ? optind != argc : optind != argc - 1)
-		return usage_error("export", current ? "--current takes no profile" : "name one profile file (or --current)");
+		return usage_error("export",
+				   current ? "--current takes no profile" : "name one profile file (or --current)");
 	if (current) {
 		current_profile(&p);
 		src = "the live settings";

@@ -17,7 +17,7 @@
 
 static const char unit_template[] =
 #include "unit.h"
-	;
+    ;
 
 #define BOOT_PROFILE "/etc/vmtune/boot.yaml"
 #define UNIT "/etc/systemd/system/vmtune.service"
@@ -223,8 +223,8 @@ int cmd_install_boot(int argc, char **argv)
 	}
 	rc = write_file(boot, profile_text, plen, 0644) < 0 || write_file(unit, text, strlen(text), 0644) < 0 ||
 		     mkdirs(wants) < 0
-	     ? EXIT_ENV
-	     : 0;
+		 ? EXIT_ENV
+		 : 0;
 	free(text);
 	free(profile_text);
 	if (rc)
@@ -238,7 +238,8 @@ int cmd_install_boot(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	daemon_reload();
-	info("installed %s and %s, enabled: the profile is applied at every boot ('vmtune install-boot --remove' undoes it)",
+	info("installed %s and %s, enabled: the profile is applied at every boot ('vmtune install-boot --remove' "
+	     "undoes it)",
 	     boot, unit);
 	return 0;
 }

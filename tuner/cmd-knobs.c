@@ -29,13 +29,14 @@ static json_object *knob_json(const struct knob_state *st)
 	if (st->have_value)
 		json_object_object_add(o, "value",
 				       d->type == KT_ENUM
-					       ? json_object_new_string(knob_format_value(d, st->value, buf, sizeof(buf)))
-					       : json_object_new_int64(st->value));
+					   ? json_object_new_string(knob_format_value(d, st->value, buf, sizeof(buf)))
+					   : json_object_new_int64(st->value));
 	else
 		json_object_object_add(o, "value", NULL);
 	json_object_object_add(o, "default",
-			       d->type == KT_ENUM ? json_object_new_string(knob_format_value(d, knob_default(d), buf, sizeof(buf)))
-						  : json_object_new_int64(knob_default(d)));
+			       d->type == KT_ENUM
+				   ? json_object_new_string(knob_format_value(d, knob_default(d), buf, sizeof(buf)))
+				   : json_object_new_int64(knob_default(d)));
 	range = json_object_new_array();
 	json_object_array_add(range, json_object_new_int64(d->min));
 	json_object_array_add(range, json_object_new_int64(d->max));
@@ -122,7 +123,8 @@ int cmd_knobs(int argc, char **argv)
 			nrestricted++;
 	}
 	if (vt.json) {
-		printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(arr);
 		return 0;
 	}
@@ -183,12 +185,14 @@ int cmd_get(int argc, char **argv)
 		knob_format_value(d, st.value, buf, sizeof(buf));
 		if (obj)
 			json_object_object_add(obj, d->name,
-					       d->type == KT_ENUM ? json_object_new_string(buf) : json_object_new_int64(st.value));
+					       d->type == KT_ENUM ? json_object_new_string(buf)
+								  : json_object_new_int64(st.value));
 		else
 			printf("%s = %s\n", d->name, buf);
 	}
 	if (obj) {
-		printf("%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(obj);
 	}
 	return rc;

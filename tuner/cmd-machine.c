@@ -32,7 +32,8 @@ int cmd_machine(int argc, char **argv)
 	machine_read(&m);
 	if (vt.json) {
 		json_object *o = machine_json_object(&m);
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 		return 0;
 	}

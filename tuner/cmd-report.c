@@ -25,7 +25,8 @@ static void print_text(const char *path, const struct profile *p)
 	if (p->match.has_min || p->match.has_max)
 		printf("matches machines with %s%s%s of memory\n",
 		       p->match.has_min ? format_size(p->match.mem_min, a, sizeof(a)) : "any amount",
-		       p->match.has_max ? " to " : " or more", p->match.has_max ? format_size(p->match.mem_max, b, sizeof(b)) : "");
+		       p->match.has_max ? " to " : " or more",
+		       p->match.has_max ? format_size(p->match.mem_max, b, sizeof(b)) : "");
 	printf("\nsettings:\n");
 	for (i = 0; i < p->nsettings; i++)
 		printf("  %-30s %s\n", p->settings[i].def->name,
@@ -36,9 +37,10 @@ static void print_text(const char *path, const struct profile *p)
 	}
 	printf("\nevidence: %s, %ld trials\n", p->evidence.workload, p->evidence.trials);
 	if (p->evidence.metric[0])
-		printf("%s (%s is better): %.4g -> %.4g, %+.1f%% (95%% CI %+.1f%% .. %+.1f%%): %s\n", p->evidence.metric,
-		       strcmp(p->evidence.direction, "max") == 0 ? "higher" : "lower", p->evidence.baseline,
-		       p->evidence.best, p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
+		printf("%s (%s is better): %.4g -> %.4g, %+.1f%% (95%% CI %+.1f%% .. %+.1f%%): %s\n",
+		       p->evidence.metric, strcmp(p->evidence.direction, "max") == 0 ? "higher" : "lower",
+		       p->evidence.baseline, p->evidence.best, p->evidence.change_pct, p->evidence.ci_lo,
+		       p->evidence.ci_hi,
 		       p->evidence.significant ? "significant" : "not significant: the original settings were kept");
 }
 

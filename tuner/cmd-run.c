@@ -24,18 +24,18 @@
 #define MAX_RUNS 1000
 
 static const char run_opts[] =
-	"  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
-	"      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
-	"  -n, --runs N            runs of each workload (default 1)\n"
-	"  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE (e.g. 256M)\n"
-	"  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
-	"                          with --memory-limit the cgroup may use that much swap\n"
-	"      --set KNOB=VALUE    run under this setting, restored afterwards (repeatable)\n"
-	"      --probe SPEC        an interactivity probe (e.g. \"sputter -p 10ms -B 100ms -s 64M\") played\n"
-	"                          beside each run, in the same cgroup, until the workload ends\n"
-	"  -t, --timeout DURATION  stop a run after DURATION (default 30m)\n"
-	"      --json              machine-readable output\n"
-	"  -v                      show the workloads' own output\n";
+    "  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
+    "      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
+    "  -n, --runs N            runs of each workload (default 1)\n"
+    "  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE (e.g. 256M)\n"
+    "  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
+    "                          with --memory-limit the cgroup may use that much swap\n"
+    "      --set KNOB=VALUE    run under this setting, restored afterwards (repeatable)\n"
+    "      --probe SPEC        an interactivity probe (e.g. \"sputter -p 10ms -B 100ms -s 64M\") played\n"
+    "                          beside each run, in the same cgroup, until the workload ends\n"
+    "  -t, --timeout DURATION  stop a run after DURATION (default 30m)\n"
+    "      --json              machine-readable output\n"
+    "  -v                      show the workloads' own output\n";
 
 struct wl_runs {
 	const char *spec;
@@ -96,8 +96,8 @@ static void print_watch(const struct wl_runs *w)
 		some += run_value(r, "sys.psi_some_ms");
 		full += run_value(r, "sys.psi_full_ms");
 	}
-	printf("%-36s%.0f samples, %.0f missed beat(s), longest gap %.2f s\n", "vmstat 1 while it ran:", samples, missed,
-	       gap);
+	printf("%-36s%.0f samples, %.0f missed beat(s), longest gap %.2f s\n", "vmstat 1 while it ran:", samples,
+	       missed, gap);
 	printf("%-36s%.0f in, %.0f out (pages, all runs)\n", "Swap:", si, so);
 	printf("%-36ssome %.0f ms, full %.0f ms (all runs)\n", "Memory pressure stall (PSI):", some, full);
 }
@@ -105,8 +105,11 @@ static void print_watch(const struct wl_runs *w)
 static void print_block(const struct wl_runs *w)
 {
 	static const char *const labels[F_COUNT] = {
-		"User time (seconds):", "System time (seconds):", "Elapsed (wall clock) time:",
-		"Percent of CPU this job got:", "Major (requiring I/O) page faults:",
+		"User time (seconds):",
+		"System time (seconds):",
+		"Elapsed (wall clock) time:",
+		"Percent of CPU this job got:",
+		"Major (requiring I/O) page faults:",
 		"Minor (reclaiming a frame) faults:",
 	};
 	static const char *const fmts[F_COUNT] = { "%.3f", "%.3f", "%.3f", "%.2f", "%.1f", "%.1f" };
@@ -139,9 +142,10 @@ static void print_block(const struct wl_runs *w)
 	for (i = 0; i < w->nruns; i++) {
 		double played = run_value(&w->res[i], "played_s");
 		if (isfinite(played))
-			printf("run %d: played %.1f seconds of %.1f second run, %.0f underrun(s), p99 lateness %.1f ms\n",
-			       i + 1, played, run_value(&w->res[i], "run_s"), run_value(&w->res[i], "underruns"),
-			       run_value(&w->res[i], "p99_lateness_ms"));
+			printf(
+			    "run %d: played %.1f seconds of %.1f second run, %.0f underrun(s), p99 lateness %.1f ms\n",
+			    i + 1, played, run_value(&w->res[i], "run_s"), run_value(&w->res[i], "underruns"),
+			    run_value(&w->res[i], "p99_lateness_ms"));
 		if (w->res[i].outcome != RUN_OK)
 			printf("run %d: %s\n", i + 1, run_describe(&w->res[i], buf, sizeof(buf)));
 		if (w->res[i].probe_line[0])
@@ -156,8 +160,8 @@ static json_object *json_num(double v)
 
 static json_object *block_json(const struct wl_runs *w)
 {
-	static const char *const keys[F_COUNT] = { "user_s", "system_s", "elapsed_s", "cpu_pct", "major_faults",
-						   "minor_faults" };
+	static const char *const keys[F_COUNT] = { "user_s",  "system_s",     "elapsed_s",
+						   "cpu_pct", "major_faults", "minor_faults" };
 	json_object *o = json_object_new_object(), *avg = json_object_new_object(), *runs = json_object_new_array();
 	struct summary s;
 	char buf[512];
@@ -208,11 +212,16 @@ static json_object *block_json(const struct wl_runs *w)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },	     { "workload", required_argument, NULL, 'w' },
-		{ "runs", required_argument, NULL, 'n' },     { "memory-limit", required_argument, NULL, 'm' },
-		{ "swap", required_argument, NULL, 's' },     { "set", required_argument, NULL, 'S' },
-		{ "timeout", required_argument, NULL, 't' },  { "json", no_argument, NULL, 'j' },
-		{ "probe", required_argument, NULL, 'P' },    { "mix", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "memory-limit", required_argument, NULL, 'm' },
+		{ "swap", required_argument, NULL, 's' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "probe", required_argument, NULL, 'P' },
+		{ "mix", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
@@ -298,7 +307,8 @@ int cmd_run(int argc, char **argv)
 		     probe ? probe : "");
 	}
 	if (nwl == 0)
-		return usage_error("run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
+		return usage_error(
+		    "run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
 	/* validate every workload spec before anything changes */
 	for (i = 0; i < nwl; i++) {
 		char **args;
@@ -313,7 +323,8 @@ int cmd_run(int argc, char **argv)
 		workload_argv_free(args);
 	}
 	if ((mem_limit || swap_size) && !vt_live())
-		return usage_error("run", "--memory-limit and --swap need the live kernel; they cannot be used with --root");
+		return usage_error("run",
+				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 
 	if (nset && (rc = settings_check(set, nset)) != 0)
 		return rc;
@@ -331,14 +342,14 @@ int cmd_run(int argc, char **argv)
 
 	for (i = 0; i < nwl && !vt_interrupted; i++) {
 		wl[i].res = calloc((size_t)wl[i].want, sizeof(*wl[i].res));
-		if (!wl[i].res)
-		{
+		if (!wl[i].res) {
 			error("out of memory");
 			return EXIT_INTERNAL;
 		}
 		for (k = 0; k < wl[i].want && !vt_interrupted; k++) {
-			struct run_spec spec = { .workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0,
-						 .probe = probe };
+			struct run_spec spec = {
+				.workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0, .probe = probe
+			};
 			struct cgroup cg;
 			struct run_result *r = &wl[i].res[k];
 			char desc[512];
@@ -380,10 +391,12 @@ int cmd_run(int argc, char **argv)
 				json_object_object_add(so, set[i].def->name, json_object_new_int64(set[i].value));
 			json_object_object_add(out, "settings", so);
 		}
-		json_object_object_add(out, "memory_limit", mem_limit ? json_object_new_int64((int64_t)mem_limit) : NULL);
+		json_object_object_add(out, "memory_limit",
+				       mem_limit ? json_object_new_int64((int64_t)mem_limit) : NULL);
 		json_object_object_add(out, "swap", swap_size ? json_object_new_int64((int64_t)swap_size) : NULL);
 		json_object_object_add(out, "interrupted", json_object_new_boolean(vt_interrupted != 0));
-		printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(out);
 	} else {
 		for (i = 0; i < nwl; i++)

@@ -11,53 +11,86 @@
 #include "workload.h"
 
 static const char search_opts_help[] =
-	"  -w, --workload SPEC     workload (repeatable: several form a mix scored by the geometric mean\n"
-	"                          of each one's ratio to its baseline); exec:CMD for any program\n"
-	"      --metric NAME       score exec: workloads by the last NAME=VALUE they print (default: wall time)\n"
-	"      --maximize, --minimize  direction of --metric (default minimize)\n"
-	"  -k, --knobs LIST        comma-separated knobs to search (default: every available searchable knob)\n"
-	"  -n, --trials N          candidate settings to try, the original first (default 20)\n"
-	"  -T, --time DURATION     stop trying candidates in time to confirm within DURATION\n"
-	"  -S, --strategy S        bo (Gaussian process, default), random or grid\n"
-	"  -r, --repeats N         extra measurements of each new best (default 1)\n"
-	"      --seed N            seed of the design and the strategies (default 1)\n"
-	"  -o, --out FILE          profile to write (default STATE/profiles/HOST-WORKLOAD.yaml)\n"
-	"      --apply             apply the recommendation afterwards (journalled)\n"
-	"  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE\n"
-	"  -s, --swap SIZE         make sure SIZE of swap exists; the cgroup may use that much\n"
-	"      --timeout DURATION  stop one workload run after DURATION (default 30m); it counts as failed\n"
-	"      --baseline-every N  measure the original settings again every N runs (default 3)\n"
-	"      --confirm-rounds N  rounds of baseline + finalists at the end (default 3)\n"
-	"      --finalists N       candidates confirmed at the end (default 2)\n"
-	"      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
-	"      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
-	"      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
-	"      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
-	"      --dry-run           print the plan; change nothing\n"
-	"      --resume RUN        continue an interrupted run from the database\n";
+    "  -w, --workload SPEC     workload (repeatable: several form a mix scored by the geometric mean\n"
+    "                          of each one's ratio to its baseline); exec:CMD for any program\n"
+    "      --metric NAME       score exec: workloads by the last NAME=VALUE they print (default: wall time)\n"
+    "      --maximize, --minimize  direction of --metric (default minimize)\n"
+    "  -k, --knobs LIST        comma-separated knobs to search (default: every available searchable knob)\n"
+    "  -n, --trials N          candidate settings to try, the original first (default 20)\n"
+    "  -T, --time DURATION     stop trying candidates in time to confirm within DURATION\n"
+    "  -S, --strategy S        bo (Gaussian process, default), random or grid\n"
+    "  -r, --repeats N         extra measurements of each new best (default 1)\n"
+    "      --seed N            seed of the design and the strategies (default 1)\n"
+    "  -o, --out FILE          profile to write (default STATE/profiles/HOST-WORKLOAD.yaml)\n"
+    "      --apply             apply the recommendation afterwards (journalled)\n"
+    "  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE\n"
+    "  -s, --swap SIZE         make sure SIZE of swap exists; the cgroup may use that much\n"
+    "      --timeout DURATION  stop one workload run after DURATION (default 30m); it counts as failed\n"
+    "      --baseline-every N  measure the original settings again every N runs (default 3)\n"
+    "      --confirm-rounds N  rounds of baseline + finalists at the end (default 3)\n"
+    "      --finalists N       candidates confirmed at the end (default 2)\n"
+    "      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
+    "      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
+    "      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
+    "      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
+    "      --dry-run           print the plan; change nothing\n"
+    "      --resume RUN        continue an interrupted run from the database\n";
 
 int cmd_search(int argc, char **argv)
 {
-	enum { O_METRIC = 256, O_MAX, O_MIN, O_SEED, O_APPLY, O_TIMEOUT, O_BEVERY, O_CROUNDS, O_FINAL, O_DRY, O_RESUME,
-	       O_MIX, O_PROBE, O_OBJECTIVE, O_REQUIRE };
+	enum {
+		O_METRIC = 256,
+		O_MAX,
+		O_MIN,
+		O_SEED,
+		O_APPLY,
+		O_TIMEOUT,
+		O_BEVERY,
+		O_CROUNDS,
+		O_FINAL,
+		O_DRY,
+		O_RESUME,
+		O_MIX,
+		O_PROBE,
+		O_OBJECTIVE,
+		O_REQUIRE
+	};
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },	       { "workload", required_argument, NULL, 'w' },
-		{ "metric", required_argument, NULL, O_METRIC }, { "maximize", no_argument, NULL, O_MAX },
-		{ "minimize", no_argument, NULL, O_MIN },       { "knobs", required_argument, NULL, 'k' },
-		{ "trials", required_argument, NULL, 'n' },     { "time", required_argument, NULL, 'T' },
-		{ "strategy", required_argument, NULL, 'S' },   { "repeats", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, O_SEED },    { "out", required_argument, NULL, 'o' },
-		{ "apply", no_argument, NULL, O_APPLY },        { "memory-limit", required_argument, NULL, 'm' },
-		{ "swap", required_argument, NULL, 's' },       { "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "maximize", no_argument, NULL, O_MAX },
+		{ "minimize", no_argument, NULL, O_MIN },
+		{ "knobs", required_argument, NULL, 'k' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "strategy", required_argument, NULL, 'S' },
+		{ "repeats", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "out", required_argument, NULL, 'o' },
+		{ "apply", no_argument, NULL, O_APPLY },
+		{ "memory-limit", required_argument, NULL, 'm' },
+		{ "swap", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "baseline-every", required_argument, NULL, O_BEVERY },
 		{ "confirm-rounds", required_argument, NULL, O_CROUNDS },
-		{ "finalists", required_argument, NULL, O_FINAL }, { "dry-run", no_argument, NULL, O_DRY },
-		{ "resume", required_argument, NULL, O_RESUME }, { "mix", required_argument, NULL, O_MIX },
-		{ "probe", required_argument, NULL, O_PROBE },	 { "objective", required_argument, NULL, O_OBJECTIVE },
-		{ "require", required_argument, NULL, O_REQUIRE }, { NULL, 0, NULL, 0 },
+		{ "finalists", required_argument, NULL, O_FINAL },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "resume", required_argument, NULL, O_RESUME },
+		{ "mix", required_argument, NULL, O_MIX },
+		{ "probe", required_argument, NULL, O_PROBE },
+		{ "objective", required_argument, NULL, O_OBJECTIVE },
+		{ "require", required_argument, NULL, O_REQUIRE },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct search_opts o = { .trials = 0, .strategy = STRAT_BO, .repeats = 1, .seed = 1, .timeout = 1800,
-				 .baseline_every = 3, .confirm_rounds = 3, .finalists = 2 };
+	struct search_opts o = { .trials = 0,
+				 .strategy = STRAT_BO,
+				 .repeats = 1,
+				 .seed = 1,
+				 .timeout = 1800,
+				 .baseline_every = 3,
+				 .confirm_rounds = 3,
+				 .finalists = 2 };
 	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
 	static struct mix mix;
 	int c, i, maximize = -1;
@@ -93,7 +126,8 @@ int cmd_search(int argc, char **argv)
 			break;
 		case 'T':
 			if (parse_duration(optarg, &o.time_budget, why, sizeof(why)) < 0 || o.time_budget <= 0)
-				return usage_error("search", "--time: %s", o.time_budget <= 0 ? "must be more than 0" : why);
+				return usage_error("search", "--time: %s",
+						   o.time_budget <= 0 ? "must be more than 0" : why);
 			break;
 		case 'S':
 			if (strategy_parse(optarg, &o.strategy) < 0)
@@ -134,9 +168,13 @@ int cmd_search(int argc, char **argv)
 		case O_FINAL:
 			if (parse_long(optarg, c == O_FINAL ? 1 : 2, c == O_FINAL ? 8 : 50, &v, why, sizeof(why)) < 0)
 				return usage_error("search", "--%s %s",
-						   c == O_BEVERY ? "baseline-every" : c == O_CROUNDS ? "confirm-rounds" : "finalists",
+						   c == O_BEVERY    ? "baseline-every"
+						   : c == O_CROUNDS ? "confirm-rounds"
+								    : "finalists",
 						   why);
-			*(c == O_BEVERY ? &o.baseline_every : c == O_CROUNDS ? &o.confirm_rounds : &o.finalists) = (int)v;
+			*(c == O_BEVERY	   ? &o.baseline_every
+			  : c == O_CROUNDS ? &o.confirm_rounds
+					   : &o.finalists) = (int)v;
 			break;
 		case O_DRY:
 			o.dry_run = true;
@@ -196,7 +234,8 @@ int cmd_search(int argc, char **argv)
 		else if (strcmp(objective, "balanced") == 0)
 			o.objective = OBJ_BALANCED;
 		else
-			return usage_error("search", "--objective '%s': use throughput, interactive or balanced", objective);
+			return usage_error("search", "--objective '%s': use throughput, interactive or balanced",
+					   objective);
 	}
 	if (o.probe) {
 		char **args, pname[64];
@@ -207,7 +246,8 @@ int cmd_search(int argc, char **argv)
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
 	if ((o.mem_limit || o.swap) && !vt_live() && !o.dry_run)
-		return usage_error("search", "--memory-limit and --swap need the live kernel; they cannot be used with --root");
+		return usage_error("search",
+				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 	if (o.trials == 0)
 		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 20);
 	if (o.time_budget > 0 && o.trials == 100000)
@@ -227,7 +267,8 @@ int cmd_search(int argc, char **argv)
 		snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
 		w->maximize = wi ? wi->maximize : maximize == 1;
 		if (wi && metric)
-			return usage_error("search", "--metric is for exec: workloads; %s is scored by %s", w->name, wi->metric);
+			return usage_error("search", "--metric is for exec: workloads; %s is scored by %s", w->name,
+					   wi->metric);
 	}
 	return search_run(&o);
 }

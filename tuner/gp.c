@@ -16,8 +16,8 @@
 
 #include "gp.h"
 
-#define LOG_L_MIN (-3.0)  /* length scale 0.05 of the [-1, 1] box */
-#define LOG_L_MAX (3.0)   /* 20: the knob hardly matters */
+#define LOG_L_MIN (-3.0) /* length scale 0.05 of the [-1, 1] box */
+#define LOG_L_MAX (3.0)	 /* 20: the knob hardly matters */
 #define LOG_SF2_MIN (-4.6)
 #define LOG_SF2_MAX (4.6)
 #define LOG_SN2_MIN (-11.5) /* 1e-5 of the signal: almost noiseless */
@@ -168,7 +168,7 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
 		double v;
 		for (i = 0; i < d; i++)
 			start[i] = starts_l[s];
-		start[d] = 0;      /* signal variance 1 (y is standardised) */
+		start[d] = 0;	   /* signal variance 1 (y is standardised) */
 		start[d + 1] = -4; /* noise 2% of it */
 		v = optimise_from(gp, start, cand);
 		if (v < best_val) {

@@ -9,8 +9,8 @@
 struct gp {
 	int d, n;
 	const bool *categorical; /* d flags */
-	double *x;               /* n x d */
-	double *y;               /* n, standardised */
+	double *x;		 /* n x d */
+	double *y;		 /* n, standardised */
 	double ymean, ysd;
 	double *log_l; /* d length scales (log) */
 	double log_sf2, log_sn2;

@@ -103,8 +103,8 @@ static int journal_save(void)
 	fprintf(f, "%s\n", JOURNAL_HEADER);
 	for (i = 0; i < nentries; i++) {
 		const struct entry *e = &entries[i];
-		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", kind_name(e->kind), e->mode, e->pid,
-			e->name[0] ? e->name : "-", e->path, e->raw);
+		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", kind_name(e->kind), e->mode, e->pid, e->name[0] ? e->name : "-",
+			e->path, e->raw);
 	}
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
 		int e = errno;
@@ -141,8 +141,9 @@ static int lock_take(void)
 		buf[n > 0 ? n : 0] = '\0';
 		buf[strcspn(buf, "\n")] = '\0';
 		close(fd);
-		return error("another vmtune (pid %s) is changing settings (lock '%s'); wait for it to finish or stop it",
-			     buf[0] ? buf : "?", path);
+		return error(
+		    "another vmtune (pid %s) is changing settings (lock '%s'); wait for it to finish or stop it",
+		    buf[0] ? buf : "?", path);
 	}
 	if (ftruncate(fd, 0) == 0) {
 		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
@@ -462,4 +463,3 @@ void journal_warn_stale(void)
 			"run 'vmtune restore' to put them back",
 			pid, knobs, extra);
 }
-

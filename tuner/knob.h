@@ -18,7 +18,7 @@ enum knob_status {
 struct knob_state {
 	const struct knob_def *def;
 	const struct knob_path *kp; /* the path in use, NULL when missing */
-	char path[PATH_MAX];        /* resolved (under --root) */
+	char path[PATH_MAX];	    /* resolved (under --root) */
 	enum knob_status status;
 	bool have_value;
 	long value;

@@ -17,8 +17,8 @@ struct machine {
 		char kind[32]; /* rotational, ssd, nvme, zram, file-on-rotational, file-on-ssd, ... */
 		long size_kb;
 	} swaps[MACHINE_MAX_SWAPS];
-	int zswap;   /* 1 on, 0 off, -1 unknown */
-	bool thp;    /* transparent huge pages available */
+	int zswap;	      /* 1 on, 0 off, -1 unknown */
+	bool thp;	      /* transparent huge pages available */
 	char mthp_sizes[256]; /* "16kB 32kB ..." with an enabled file */
 };
 

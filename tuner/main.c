@@ -17,7 +17,8 @@ static const struct cmd_entry commands[] = {
 	{ "get", cmd_get, "KNOB... [--json]", "print knob values" },
 	{ "set", cmd_set, "KNOB=VALUE...", "change knobs (journalled; 'vmtune restore' undoes)" },
 	{ "run", cmd_run,
-	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe SPEC] "
+	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe "
+	  "SPEC] "
 	  "[--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
@@ -40,14 +41,14 @@ static const struct cmd_entry commands[] = {
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static const char global_help[] =
-	"global options:\n"
-	"  --root DIR        resolve every knob path under DIR (env VMTUNE_ROOT); nothing outside DIR is written\n"
-	"  --state-dir DIR   journal, lock and temporary swapfile (default /var/lib/vmtune as root)\n"
-	"  --db FILE         results database (default STATE/vmtune.db)\n"
-	"  -q, --quiet       only errors\n"
-	"  -v, --verbose     more detail (and the workloads' own output)\n"
-	"  --json            machine-readable output where a command supports it\n"
-	"  --version         print the version\n";
+    "global options:\n"
+    "  --root DIR        resolve every knob path under DIR (env VMTUNE_ROOT); nothing outside DIR is written\n"
+    "  --state-dir DIR   journal, lock and temporary swapfile (default /var/lib/vmtune as root)\n"
+    "  --db FILE         results database (default STATE/vmtune.db)\n"
+    "  -q, --quiet       only errors\n"
+    "  -v, --verbose     more detail (and the workloads' own output)\n"
+    "  --json            machine-readable output where a command supports it\n"
+    "  --version         print the version\n";
 
 static void usage(FILE *f)
 {
@@ -57,8 +58,9 @@ static void usage(FILE *f)
 		   "vmtune tunes Linux virtual-memory settings by measuring workloads under them.\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n%s\n'vmtune COMMAND --help' describes a command; exit codes: 0 ok, 1 check failed,\n"
-		   "2 usage or input error, 3 environment (not root, knob missing, no cgroup), 4 internal.\n",
+	fprintf(f,
+		"\n%s\n'vmtune COMMAND --help' describes a command; exit codes: 0 ok, 1 check failed,\n"
+		"2 usage or input error, 3 environment (not root, knob missing, no cgroup), 4 internal.\n",
 		global_help);
 }
 

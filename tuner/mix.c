@@ -102,9 +102,10 @@ static int workload_item(struct ctx *c, yaml_node_t *item)
 				return at(c, v, "repeat: %s", s ? why : "must be a number");
 		} else if (strcmp(key, "weight") == 0) {
 			errno = 0;
-			if (!(s = scalar(v)) || (w->weight = strtod(s, &end), errno || end == s || *end || w->weight <= 0 ||
-						 w->weight > 1000))
-				return at(c, v, "weight must be a number above 0 and at most 1000, not '%s'", s ? s : "");
+			if (!(s = scalar(v)) || (w->weight = strtod(s, &end),
+						 errno || end == s || *end || w->weight <= 0 || w->weight > 1000))
+				return at(c, v, "weight must be a number above 0 and at most 1000, not '%s'",
+					  s ? s : "");
 		} else {
 			return at(c, k, "unknown key '%s' in a workload (known: run, repeat, weight)", key);
 		}
@@ -147,7 +148,8 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 			return -1;
 		if (strcmp(m->objective, "throughput") && strcmp(m->objective, "interactive") &&
 		    strcmp(m->objective, "balanced"))
-			return at(c, v, "objective must be throughput, interactive or balanced, not '%s'", m->objective);
+			return at(c, v, "objective must be throughput, interactive or balanced, not '%s'",
+				  m->objective);
 		return 0;
 	}
 	if (strcmp(key, "require") == 0) {

@@ -52,8 +52,8 @@ int vt_state_dir_ensure(void)
 	int r = mkdir_p(vt.state_dir, 0700);
 
 	if (r < 0)
-		return error("cannot create state dir '%s': %s (choose another with --state-dir)",
-			     vt.state_dir, strerror(-r));
+		return error("cannot create state dir '%s': %s (choose another with --state-dir)", vt.state_dir,
+			     strerror(-r));
 	return 0;
 }
 

@@ -154,8 +154,8 @@ static int settings_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 	char why[256];
 
 	if (!d)
-		return at(l, k, "unknown knob '%s' (see 'vmtune knobs'; a profile can only name catalogue knobs)%s", key,
-			  "");
+		return at(l, k, "unknown knob '%s' (see 'vmtune knobs'; a profile can only name catalogue knobs)%s",
+			  key, "");
 	if (!(s = scalar(v)))
 		return at(l, v, "%s must have a single value%s", key, "");
 	if (p->nsettings >= PROFILE_MAX_SETTINGS)
@@ -289,13 +289,15 @@ int profile_load(const char *path, struct profile *p)
 	yaml_parser_set_input_file(&parser, f);
 	if (!yaml_parser_load(&parser, &doc)) {
 		if (parser.context)
-			error("%s:%lu:%lu: not valid YAML: %s (%s that starts at line %lu, column %lu)", path,
-			      (unsigned long)parser.problem_mark.line + 1, (unsigned long)parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "syntax error", parser.context,
-			      (unsigned long)parser.context_mark.line + 1, (unsigned long)parser.context_mark.column + 1);
+			error(
+			    "%s:%lu:%lu: not valid YAML: %s (%s that starts at line %lu, column %lu)", path,
+			    (unsigned long)parser.problem_mark.line + 1, (unsigned long)parser.problem_mark.column + 1,
+			    parser.problem ? parser.problem : "syntax error", parser.context,
+			    (unsigned long)parser.context_mark.line + 1, (unsigned long)parser.context_mark.column + 1);
 		else
 			error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-			      (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
+			      (unsigned long)parser.problem_mark.column + 1,
+			      parser.problem ? parser.problem : "syntax error");
 		yaml_parser_delete(&parser);
 		fclose(f);
 		return EXIT_USAGE;
@@ -334,9 +336,9 @@ struct json_object *profile_json(const struct profile *p)
 	for (i = 0; i < p->nsettings; i++) {
 		const struct knob_def *d = p->settings[i].def;
 		json_object_object_add(s, d->name,
-				       d->type == KT_ENUM
-					       ? json_object_new_string(knob_format_value(d, p->settings[i].value, v, sizeof(v)))
-					       : json_object_new_int64(p->settings[i].value));
+				       d->type == KT_ENUM ? json_object_new_string(knob_format_value(
+								d, p->settings[i].value, v, sizeof(v)))
+							  : json_object_new_int64(p->settings[i].value));
 	}
 	json_object_object_add(o, "settings", s);
 	if (p->evidence.present) {
@@ -440,9 +442,11 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 	if (p->match.has_min || p->match.has_max) {
 		if (emit_scalar(e, "match", false) < 0 || emit_map(e, true, true) < 0)
 			return -1;
-		if (p->match.has_min && emit_kv(e, "mem_min", format_size(p->match.mem_min, buf, sizeof(buf)), false) < 0)
+		if (p->match.has_min &&
+		    emit_kv(e, "mem_min", format_size(p->match.mem_min, buf, sizeof(buf)), false) < 0)
 			return -1;
-		if (p->match.has_max && emit_kv(e, "mem_max", format_size(p->match.mem_max, buf, sizeof(buf)), false) < 0)
+		if (p->match.has_max &&
+		    emit_kv(e, "mem_max", format_size(p->match.mem_max, buf, sizeof(buf)), false) < 0)
 			return -1;
 		if (emit_map(e, false, true) < 0)
 			return -1;

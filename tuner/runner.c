@@ -121,13 +121,25 @@ static void put_summary(struct run_result *res, const struct sampler_summary *s)
 		const char *name;
 		double v;
 	} f[] = {
-		{ "sys.samples", s->samples },	     { "sys.missed_beats", s->missed_beats }, { "sys.max_gap_s", s->max_gap },
-		{ "sys.si_pages", s->si_pages },     { "sys.so_pages", s->so_pages },	      { "sys.bi_kb", s->bi_kb },
-		{ "sys.bo_kb", s->bo_kb },	     { "sys.in_per_s", s->in_per_s },	      { "sys.cs_per_s", s->cs_per_s },
-		{ "sys.us_pct", s->us_pct },	     { "sys.sy_pct", s->sy_pct },	      { "sys.id_pct", s->id_pct },
-		{ "sys.wa_pct", s->wa_pct },	     { "sys.max_swpd_kb", s->max_swpd_kb },  { "sys.min_free_kb", s->min_free_kb },
-		{ "sys.psi_some_ms", s->psi_some_ms }, { "sys.psi_full_ms", s->psi_full_ms },
-		{ "sys.cg_psi_some_ms", s->cg_psi_some_ms }, { "sys.cg_psi_full_ms", s->cg_psi_full_ms },
+		{ "sys.samples", s->samples },
+		{ "sys.missed_beats", s->missed_beats },
+		{ "sys.max_gap_s", s->max_gap },
+		{ "sys.si_pages", s->si_pages },
+		{ "sys.so_pages", s->so_pages },
+		{ "sys.bi_kb", s->bi_kb },
+		{ "sys.bo_kb", s->bo_kb },
+		{ "sys.in_per_s", s->in_per_s },
+		{ "sys.cs_per_s", s->cs_per_s },
+		{ "sys.us_pct", s->us_pct },
+		{ "sys.sy_pct", s->sy_pct },
+		{ "sys.id_pct", s->id_pct },
+		{ "sys.wa_pct", s->wa_pct },
+		{ "sys.max_swpd_kb", s->max_swpd_kb },
+		{ "sys.min_free_kb", s->min_free_kb },
+		{ "sys.psi_some_ms", s->psi_some_ms },
+		{ "sys.psi_full_ms", s->psi_full_ms },
+		{ "sys.cg_psi_some_ms", s->cg_psi_some_ms },
+		{ "sys.cg_psi_full_ms", s->cg_psi_full_ms },
 		{ "sys.sampler_cpu_s", s->cpu_s },
 	};
 	size_t i;
@@ -281,7 +293,8 @@ static void probe_stop(struct probe *pr, struct run_result *res)
 	close(pr->fd);
 	if (!res->probe_ok)
 		snprintf(res->probe_line, sizeof(res->probe_line), "the probe did not finish cleanly (%s %d)",
-			 WIFSIGNALED(st) ? "killed by signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			 WIFSIGNALED(st) ? "killed by signal" : "exit status",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 }
 
 int runner_run(const struct run_spec *spec, struct run_result *res)

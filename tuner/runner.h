@@ -8,12 +8,12 @@
 
 enum run_outcome {
 	RUN_OK,
-	RUN_FAILED,      /* exited non-zero */
-	RUN_SIGNALED,    /* killed by a signal we did not send */
-	RUN_OOM,         /* killed by the OOM killer */
-	RUN_TIMEOUT,     /* we killed it at the timeout */
+	RUN_FAILED,	 /* exited non-zero */
+	RUN_SIGNALED,	 /* killed by a signal we did not send */
+	RUN_OOM,	 /* killed by the OOM killer */
+	RUN_TIMEOUT,	 /* we killed it at the timeout */
 	RUN_INTERRUPTED, /* we killed it because vmtune was interrupted */
-	RUN_NOSTART,     /* could not be started */
+	RUN_NOSTART,	 /* could not be started */
 };
 
 #define RUN_MAX_VALUES 48
@@ -25,9 +25,9 @@ struct run_value {
 
 struct run_spec {
 	const char *workload; /* "mtest01 -p 80 -w" or "exec:CMD" */
-	double timeout;       /* seconds; 0 = none */
+	double timeout;	      /* seconds; 0 = none */
 	const struct cgroup *cg;
-	bool echo;         /* copy the workload's output to stderr */
+	bool echo;	   /* copy the workload's output to stderr */
 	const char *probe; /* an interactivity probe (sputter) run beside it until it ends */
 };
 

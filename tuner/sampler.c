@@ -21,7 +21,7 @@ struct sample {
 	double free_kb, buff_kb, cache_kb, swpd_kb;
 	double si, so, bi, bo; /* cumulative: pages, pages, KiB, KiB */
 	double in, cs;
-	double us, sy, id, wa; /* cumulative ticks */
+	double us, sy, id, wa;			     /* cumulative ticks */
 	double psi_some, psi_full, cg_some, cg_full; /* cumulative us */
 };
 
@@ -73,8 +73,8 @@ static void take(struct sampler *s, struct sample *x)
 	static enum meminfo_item mitems[] = { MEMINFO_MEM_FREE, MEMINFO_MEM_BUFFERS, MEMINFO_MEM_CACHED,
 					      MEMINFO_SWAP_USED };
 	static enum vmstat_item vitems[] = { VMSTAT_PSWPIN, VMSTAT_PSWPOUT, VMSTAT_PGPGIN, VMSTAT_PGPGOUT };
-	static enum stat_item sitems[] = { STAT_SYS_INTERRUPTS, STAT_SYS_CTX_SWITCHES, STAT_TIC_USER, STAT_TIC_NICE,
-					   STAT_TIC_SYSTEM, STAT_TIC_IDLE, STAT_TIC_IOWAIT };
+	static enum stat_item sitems[] = { STAT_SYS_INTERRUPTS, STAT_SYS_CTX_SWITCHES, STAT_TIC_USER,  STAT_TIC_NICE,
+					   STAT_TIC_SYSTEM,	STAT_TIC_IDLE,	       STAT_TIC_IOWAIT };
 	struct meminfo_stack *m;
 	struct vmstat_stack *v;
 	struct stat_stack *st;
@@ -115,7 +115,8 @@ static void stream_line(const struct sample *p, const struct sample *x)
 
 	if (ticks <= 0)
 		ticks = 1;
-	fprintf(stderr, "%8.0f %8.0f %6.0f %8.0f %5.0f %5.0f %6.0f %6.0f %6.0f %6.0f %3.0f %3.0f %3.0f %3.0f %7.1f %7.1f\n",
+	fprintf(stderr,
+		"%8.0f %8.0f %6.0f %8.0f %5.0f %5.0f %6.0f %6.0f %6.0f %6.0f %3.0f %3.0f %3.0f %3.0f %7.1f %7.1f\n",
 		x->swpd_kb, x->free_kb, x->buff_kb, x->cache_kb, (x->si - p->si) / dt, (x->so - p->so) / dt,
 		(x->bi - p->bi) / dt, (x->bo - p->bo) / dt, (x->in - p->in) / dt, (x->cs - p->cs) / dt,
 		100 * (x->us - p->us) / ticks, 100 * (x->sy - p->sy) / ticks, 100 * (x->id - p->id) / ticks,
@@ -199,8 +200,9 @@ int sampler_start(struct sampler **sp, const char *cgroup, bool stream)
 	s->sum.min_free_kb = s->first.free_kb;
 	s->sum.max_swpd_kb = s->first.swpd_kb;
 	if (stream)
-		fprintf(stderr, "%8s %8s %6s %8s %5s %5s %6s %6s %6s %6s %3s %3s %3s %3s %7s %7s\n", "swpd", "free", "buff",
-			"cache", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa", "psiSome", "psiFull");
+		fprintf(stderr, "%8s %8s %6s %8s %5s %5s %6s %6s %6s %6s %3s %3s %3s %3s %7s %7s\n", "swpd", "free",
+			"buff", "cache", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa", "psiSome",
+			"psiFull");
 	if (pthread_create(&s->thread, NULL, run, s) != 0) {
 		free(s);
 		return error("cannot start the sampler thread");

@@ -8,16 +8,16 @@ struct sampler;
 
 struct sampler_summary {
 	int samples;
-	int missed_beats;  /* samples more than 1.5 s after the one before */
-	double max_gap;    /* seconds */
+	int missed_beats;	   /* samples more than 1.5 s after the one before */
+	double max_gap;		   /* seconds */
 	double si_pages, so_pages; /* swap in/out during the run */
-	double bi_kb, bo_kb;       /* block I/O */
+	double bi_kb, bo_kb;	   /* block I/O */
 	double cs_per_s, in_per_s;
 	double us_pct, sy_pct, id_pct, wa_pct;
 	double max_swpd_kb, min_free_kb;
-	double psi_some_ms, psi_full_ms; /* memory stall time during the run, system-wide */
+	double psi_some_ms, psi_full_ms;       /* memory stall time during the run, system-wide */
 	double cg_psi_some_ms, cg_psi_full_ms; /* the cgroup's (v2 only; NAN otherwise) */
-	double cpu_s; /* the sampler's own CPU time */
+	double cpu_s;			       /* the sampler's own CPU time */
 };
 
 /* Sample every second through libproc2 (meminfo, vmstat, stat) and PSI, until

@@ -54,7 +54,7 @@ struct obs {
 struct point {
 	long vals[SPACE_MAX];
 	int nobs;
-	double mean_log; /* mean log score over its candidate/repeat observations */
+	double mean_log;	       /* mean log score over its candidate/repeat observations */
 	double mean_log_t, mean_log_i; /* the throughput and interactive sides of it */
 };
 
@@ -73,7 +73,7 @@ struct search {
 	struct point *points;
 	int npoints;
 	int trials_done; /* candidate settings tried, the original first */
-	int next_seq;    /* of the next trial row in the store */
+	int next_seq;	 /* of the next trial row in the store */
 	long cur[SPACE_MAX];
 	struct store *db;
 	long run_id;
@@ -213,7 +213,7 @@ static double baseline_at(const struct search *S, int i, int w, bool inter)
 			next = j;
 	if (prev >= 0 && next >= 0)
 		return side(&S->obs[prev], w, inter) + (side(&S->obs[next], w, inter) - side(&S->obs[prev], w, inter)) *
-							      (double)(i - prev) / (double)(next - prev);
+							   (double)(i - prev) / (double)(next - prev);
 	if (prev >= 0)
 		return side(&S->obs[prev], w, inter);
 	if (next >= 0)
@@ -357,7 +357,8 @@ static int set_values(struct search *S, const long *vals)
 		if (rb != vals[i]) {
 			char a[64], b[64];
 			warning("%s: wrote %s, the kernel kept %s", st.def->name,
-				knob_format_value(st.def, vals[i], a, sizeof(a)), knob_format_value(st.def, rb, b, sizeof(b)));
+				knob_format_value(st.def, vals[i], a, sizeof(a)),
+				knob_format_value(st.def, rb, b, sizeof(b)));
 		}
 		S->cur[i] = vals[i];
 	}
@@ -374,8 +375,8 @@ static char *settings_json(const struct search *S, const long *vals)
 		const struct knob_def *d = S->sp.dim[i].def;
 		json_object_object_add(o, d->name,
 				       d->type == KT_ENUM
-					       ? json_object_new_string(knob_format_value(d, vals[i], buf, sizeof(buf)))
-					       : json_object_new_int64(vals[i]));
+					   ? json_object_new_string(knob_format_value(d, vals[i], buf, sizeof(buf)))
+					   : json_object_new_int64(vals[i]));
 	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
@@ -404,8 +405,10 @@ static int measure(struct search *S, int p, enum kind kind)
 	if (ob->trial_id < 0)
 		return -1;
 	for (w = 0; w < S->o->nwl; w++) {
-		struct run_spec spec = { .workload = S->o->wl[w].spec, .timeout = S->o->timeout,
-					 .echo = vt.verbose > 1, .probe = S->o->probe };
+		struct run_spec spec = { .workload = S->o->wl[w].spec,
+					 .timeout = S->o->timeout,
+					 .echo = vt.verbose > 1,
+					 .probe = S->o->probe };
 		struct run_result r;
 		struct cgroup cg;
 		double t = now(), m;
@@ -454,7 +457,8 @@ static int measure(struct search *S, int p, enum kind kind)
 				v = run_value(&r, pn);
 			if (!isfinite(v) || !requirement_met(rq, v)) {
 				ob->failed = true; /* a constraint broken is a failed trial */
-				verbose("%s %s: breaks %s (%s %g)", kind_names[kind], S->o->wl[w].name, rq->text, rq->name, v);
+				verbose("%s %s: breaks %s (%s %g)", kind_names[kind], S->o->wl[w].name, rq->text,
+					rq->name, v);
 			}
 		}
 		if (S->db)
@@ -598,7 +602,7 @@ static void bo_candidate(struct search *S, const struct gp *gp, long *out)
 				if (dm->categorical) {
 					if (gsl_rng_uniform(S->rng) < 0.2)
 						x[k] = (double)(dm->lo + (long)(gsl_rng_uniform(S->rng) *
-									       (double)(dm->hi - dm->lo + 1)));
+										(double)(dm->hi - dm->lo + 1)));
 				} else {
 					x[k] += 0.15 * (2 * gsl_rng_uniform(S->rng) - 1) * (1 + (tries % 3));
 				}
@@ -670,8 +674,7 @@ static void next_candidate(struct search *S, long *vals)
 
 /* --- confirmation ---------------------------------------------------------- */
 
-static void welch(const double *a, int na, const double *b, int nb, double alpha, double *diff, double *lo,
-		  double *hi)
+static void welch(const double *a, int na, const double *b, int nb, double alpha, double *diff, double *lo, double *hi)
 {
 	double ma = gsl_stats_mean(a, 1, (size_t)na), mb = gsl_stats_mean(b, 1, (size_t)nb);
 	double va = na > 1 ? gsl_stats_variance_m(a, 1, (size_t)na, ma) : 0;
@@ -706,8 +709,7 @@ static double confirm_value(const struct search *S, const struct obs *ob, const 
  * reported; with more than one look at the data (extra rounds), a finalist is
  * significant only if the interval at 1 - 0.05/looks excludes no change, so that
  * looking again until something shows does not buy a false positive. */
-static int confirm_analyse(struct search *S, int first, const int *fin, int nfin, int looks, struct confirm *c,
-			   int *nc)
+static int confirm_analyse(struct search *S, int first, const int *fin, int nfin, int looks, struct confirm *c, int *nc)
 {
 	int i, j, w;
 	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, base_inter[SEARCH_MAX_WORKLOADS] = { 0 }, a[64], b[64];
@@ -974,7 +976,8 @@ static int write_profile(struct search *S, const char *path, const long *rec, co
 	p.evidence.trials = S->trials_done;
 	if (S->o->nwl == 1) {
 		snprintf(p.evidence.metric, sizeof(p.evidence.metric), "%s", S->o->wl[0].metric);
-		snprintf(p.evidence.direction, sizeof(p.evidence.direction), "%s", S->o->wl[0].maximize ? "max" : "min");
+		snprintf(p.evidence.direction, sizeof(p.evidence.direction), "%s",
+			 S->o->wl[0].maximize ? "max" : "min");
 	} else {
 		snprintf(p.evidence.metric, sizeof(p.evidence.metric), "mix_cost");
 		snprintf(p.evidence.direction, sizeof(p.evidence.direction), "min");
@@ -1105,7 +1108,7 @@ static int resume_config(struct search_opts *o, const char *cfg, char *knobs, si
 		const char *ob = json_object_get_string(v);
 		o->objective = strcmp(ob, "interactive") == 0 ? OBJ_INTERACTIVE
 			       : strcmp(ob, "balanced") == 0  ? OBJ_BALANCED
-							       : OBJ_THROUGHPUT;
+							      : OBJ_THROUGHPUT;
 	}
 	if (json_object_object_get_ex(c, "require", &v)) {
 		o->nrequire = 0;
@@ -1187,7 +1190,8 @@ static void progress(struct search *S, const struct obs *ob, const char *what)
 	left = per * (S->o->trials - S->trials_done) * (1 + 1.0 / S->o->baseline_every) * S->o->nwl +
 	       per * S->o->confirm_rounds * (1 + S->o->finalists) * S->o->nwl;
 	if (S->o->time_budget > 0 && left > S->o->time_budget - (now() - S->t0))
-		left = fmax(0, S->o->time_budget - (now() - S->t0)) + per * S->o->confirm_rounds * (1 + S->o->finalists);
+		left =
+		    fmax(0, S->o->time_budget - (now() - S->t0)) + per * S->o->confirm_rounds * (1 + S->o->finalists);
 	best = b >= 0 ? &S->points[b] : NULL;
 	if (isatty(STDERR_FILENO)) {
 		filled = S->o->trials ? 20 * S->trials_done / S->o->trials : 0;
@@ -1199,9 +1203,11 @@ static void progress(struct search *S, const struct obs *ob, const char *what)
 		bar[23] = '\0';
 	}
 	fprintf(stderr, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s\n", bar, S->trials_done,
-		S->o->time_budget > 0 ? "" : "/", S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what, space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)),
-		S->o->wl[0].metric, ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2),
-		ob->score, best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
+		S->o->time_budget > 0 ? "" : "/",
+		S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what,
+		space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)), S->o->wl[0].metric,
+		ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2), ob->score,
+		best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
 }
 
 static bool out_of_time(const struct search *S)
@@ -1367,7 +1373,8 @@ static void report(struct search *S, const long *rec, const struct confirm *best
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {
-		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost) with the recommended settings\n",
+		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost) with the recommended "
+		       "settings\n",
 		       S->o->nwl == 1 ? S->o->wl[0].metric : "score", S->o->nwl == 1 ? best_c->base_metric : 1.0,
 		       S->o->nwl == 1 ? best_c->cand_metric : 1 + best_c->change_pct / 100, best_c->change_pct,
 		       best_c->ci_lo, best_c->ci_hi);
@@ -1462,8 +1469,8 @@ int search_run(struct search_opts *o)
 	if (!vt.quiet || o->dry_run)
 		print_plan(&S, o->dry_run ? stdout : stderr);
 	if (o->dry_run) {
-		printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s\n", out, vt.db,
-		       vt.state_dir, o->swap && swap_total() < o->swap ? ", a temporary swapfile in " : "",
+		printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s\n", out,
+		       vt.db, vt.state_dir, o->swap && swap_total() < o->swap ? ", a temporary swapfile in " : "",
 		       o->swap && swap_total() < o->swap ? vt.state_dir : "");
 		dry_run_estimate(&S);
 		printf("nothing was changed (dry run)\n");

@@ -31,8 +31,8 @@ struct search_workload {
 struct search_opts {
 	struct search_workload wl[SEARCH_MAX_WORKLOADS];
 	int nwl;
-	const char *knobs; /* comma-separated, or NULL for every available one */
-	int trials;        /* candidate settings, the original counted first */
+	const char *knobs;  /* comma-separated, or NULL for every available one */
+	int trials;	    /* candidate settings, the original counted first */
 	double time_budget; /* seconds; 0 = none */
 	enum strategy strategy;
 	int repeats; /* extra measurements of a new best */

@@ -11,10 +11,10 @@
 
 struct space_dim {
 	const struct knob_def *def;
-	long lo, hi;     /* the safe search range (enum: choice indexes) */
-	long original;   /* the value found before the search */
+	long lo, hi;	  /* the safe search range (enum: choice indexes) */
+	long original;	  /* the value found before the search */
 	bool categorical; /* enum: coded as the choice index, not on a line */
-	bool log;        /* coded on log2 of the value */
+	bool log;	  /* coded on log2 of the value */
 };
 
 struct space {

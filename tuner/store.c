@@ -17,17 +17,17 @@ struct store {
 };
 
 static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
-	"  status TEXT NOT NULL, vmtune_version TEXT NOT NULL, machine TEXT NOT NULL, config TEXT NOT NULL,"
-	"  result TEXT);"
-	"CREATE TABLE IF NOT EXISTS trials(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
-	"  seq INTEGER NOT NULL, kind TEXT NOT NULL, settings TEXT NOT NULL, started TEXT NOT NULL,"
-	"  score REAL, failed INTEGER NOT NULL, UNIQUE(run_id, seq));"
-	"CREATE TABLE IF NOT EXISTS measurements(id INTEGER PRIMARY KEY,"
-	"  trial_id INTEGER NOT NULL REFERENCES trials(id), workload TEXT NOT NULL, outcome TEXT NOT NULL,"
-	"  metric REAL, user_s REAL, sys_s REAL, elapsed_s REAL, majflt INTEGER, minflt INTEGER,"
-	"  results TEXT NOT NULL, probe_p99_ms REAL, probe_played REAL, probe TEXT);";
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
+    "  status TEXT NOT NULL, vmtune_version TEXT NOT NULL, machine TEXT NOT NULL, config TEXT NOT NULL,"
+    "  result TEXT);"
+    "CREATE TABLE IF NOT EXISTS trials(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  seq INTEGER NOT NULL, kind TEXT NOT NULL, settings TEXT NOT NULL, started TEXT NOT NULL,"
+    "  score REAL, failed INTEGER NOT NULL, UNIQUE(run_id, seq));"
+    "CREATE TABLE IF NOT EXISTS measurements(id INTEGER PRIMARY KEY,"
+    "  trial_id INTEGER NOT NULL REFERENCES trials(id), workload TEXT NOT NULL, outcome TEXT NOT NULL,"
+    "  metric REAL, user_s REAL, sys_s REAL, elapsed_s REAL, majflt INTEGER, minflt INTEGER,"
+    "  results TEXT NOT NULL, probe_p99_ms REAL, probe_played REAL, probe TEXT);";
 
 static int fail(struct store *s, const char *what)
 {
@@ -65,7 +65,8 @@ int store_open(struct store **sp, const char *path)
 		store_close(s);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, NULL) ==
+	    SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			version = atoi((const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
@@ -181,7 +182,8 @@ int store_trial_delete(struct store *s, long trial)
 	sqlite3_bind_int64(st, 1, trial);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE || sqlite3_prepare_v2(s->db, "DELETE FROM trials WHERE id=?1", -1, &st, NULL) != SQLITE_OK)
+	if (rc != SQLITE_DONE ||
+	    sqlite3_prepare_v2(s->db, "DELETE FROM trials WHERE id=?1", -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot delete trial");
 	sqlite3_bind_int64(st, 1, trial);
 	rc = sqlite3_step(st);
@@ -223,8 +225,7 @@ static void bind_or_null(sqlite3_stmt *st, int col, double v)
 		sqlite3_bind_null(st, col);
 }
 
-int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r,
-			  double metric)
+int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r, double metric)
 {
 	sqlite3_stmt *st;
 	char results[4096], probe[2048];
@@ -283,8 +284,9 @@ int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg)
 	if (sqlite3_prepare_v2(s->db, "SELECT id, seq, kind, settings, failed FROM trials WHERE run_id=? ORDER BY seq",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot read trials");
-	if (sqlite3_prepare_v2(s->db, "SELECT metric, probe_p99_ms, probe_played FROM measurements WHERE trial_id=? ORDER BY id",
-			       -1, &mt, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		s->db, "SELECT metric, probe_p99_ms, probe_played FROM measurements WHERE trial_id=? ORDER BY id", -1,
+		&mt, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return fail(s, "cannot read measurements");
 	}
@@ -303,7 +305,8 @@ int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg)
 			n++;
 		}
 		rc = cb(arg, id, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
-			(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4) != 0, metrics, inter, played, n);
+			(const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4) != 0, metrics, inter,
+			played, n);
 	}
 	sqlite3_finalize(mt);
 	sqlite3_finalize(st);
@@ -316,7 +319,8 @@ double store_mean_run_seconds(struct store *s, const char *spec, long *n)
 	double mean = 0;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT avg(elapsed_s), count(*) FROM measurements WHERE workload=? AND outcome='ok'",
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT avg(elapsed_s), count(*) FROM measurements WHERE workload=? AND outcome='ok'",
 			       -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
@@ -327,4 +331,3 @@ double store_mean_run_seconds(struct store *s, const char *spec, long *n)
 	sqlite3_finalize(st);
 	return mean;
 }
-

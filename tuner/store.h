@@ -18,15 +18,15 @@ long store_trial_add(struct store *s, long run, int seq, const char *kind, const
 		     bool failed);
 int store_trial_delete(struct store *s, long trial);
 int store_trial_score(struct store *s, long trial, double score, bool failed);
-int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r,
-			  double metric);
+int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r, double metric);
 /* The config a run was started with; caller frees. NULL if there is no such run. */
 char *store_run_config(struct store *s, long run, char *status, size_t statuslen);
 
 /* Walk a run's trials in order: kind, settings JSON, failed, and the metric of
  * each measurement (in the order they were added). */
 typedef int (*store_trial_cb)(void *arg, long trial_id, int seq, const char *kind, const char *settings_json,
-			      bool failed, const double *metrics, const double *inter, const double *played, int nmetrics);
+			      bool failed, const double *metrics, const double *inter, const double *played,
+			      int nmetrics);
 int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg);
 /* Mean wall time of the stored successful runs of a workload (0 when none). */
 double store_mean_run_seconds(struct store *s, const char *spec, long *n);

@@ -46,9 +46,9 @@ static int write_header(int fd, uint64_t bytes)
 
 	if (!page)
 		return -ENOMEM;
-	info[0] = 1;                                  /* version */
+	info[0] = 1;					/* version */
 	info[1] = (uint32_t)(bytes / (uint64_t)ps - 1); /* last_page */
-	info[2] = 0;                                  /* nr_badpages */
+	info[2] = 0;					/* nr_badpages */
 	memcpy(page + 1024, info, sizeof(info));
 	if (getrandom(page + 1024 + sizeof(info), 16, 0) != 16)
 		memset(page + 1024 + sizeof(info), 0x5a, 16);
@@ -115,8 +115,9 @@ int swap_ensure(uint64_t want, char *made, size_t madelen)
 	if (vt_state_dir_ensure() < 0)
 		return -1;
 	if (statfs(vt.state_dir, &sf) == 0 && (unsigned long)sf.f_type == TMPFS_MAGIC)
-		return error("state dir %s is on tmpfs, where swapfiles cannot live; choose --state-dir on a disk file system",
-			     vt.state_dir);
+		return error(
+		    "state dir %s is on tmpfs, where swapfiles cannot live; choose --state-dir on a disk file system",
+		    vt.state_dir);
 	snprintf(path, sizeof(path), "%s/swapfile-%ld", vt.state_dir, (long)getpid());
 	if (journal_resource(JK_SWAPFILE, path) < 0)
 		return -1;
@@ -168,4 +169,3 @@ int swap_remove(const char *path)
 	verbose("removed swapfile %s", path);
 	return 0;
 }
-

@@ -10,8 +10,8 @@
 #include "sysctld.h"
 #include "vmtune.h"
 
-static const char *const dirs[] = { "/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d",
-				    "/lib/sysctl.d", NULL };
+static const char *const dirs[] = { "/etc/sysctl.d",	 "/run/sysctl.d", "/usr/local/lib/sysctl.d",
+				    "/usr/lib/sysctl.d", "/lib/sysctl.d", NULL };
 
 static int scan_file(const char *path, const char *key,
 		     void (*found)(void *arg, const char *file, int line, const char *value), void *arg)

@@ -12,15 +12,15 @@
 /* Exit codes (DESIGN §2). */
 enum {
 	EXIT_OK = 0,
-	EXIT_CHECK = 1,   /* a check failed: drift, a workload run failed */
-	EXIT_USAGE = 2,   /* usage or input error */
-	EXIT_ENV = 3,     /* environment: not root, knob missing, no cgroup */
+	EXIT_CHECK = 1, /* a check failed: drift, a workload run failed */
+	EXIT_USAGE = 2, /* usage or input error */
+	EXIT_ENV = 3,	/* environment: not root, knob missing, no cgroup */
 	EXIT_INTERNAL = 4,
 };
 
 /* The global options every command sees. */
 struct vt_ctx {
-	char root[PATH_MAX];      /* "" for the live system */
+	char root[PATH_MAX]; /* "" for the live system */
 	char state_dir[PATH_MAX];
 	char db[PATH_MAX];
 	int verbose;

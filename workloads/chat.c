@@ -46,7 +46,8 @@ static int full_io(int fd, void *buf, size_t len, int writing)
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = writing ? write(fd, (char *)buf + done, len - done) : read(fd, (char *)buf + done, len - done);
+		ssize_t n =
+		    writing ? write(fd, (char *)buf + done, len - done) : read(fd, (char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -173,7 +174,8 @@ int main(int argc, char **argv)
 	/* every connection made before anyone talks */
 	for (i = 0; i < n; i++) {
 		int cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), sfd;
-		if (cfd < 0 || connect(cfd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || (sfd = accept(lfd, NULL, NULL)) < 0) {
+		if (cfd < 0 || connect(cfd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+		    (sfd = accept(lfd, NULL, NULL)) < 0) {
 			fprintf(stderr, "chat: connection %ld: %s (raise the open files limit?)\n", i, strerror(errno));
 			return 1;
 		}
@@ -206,8 +208,10 @@ int main(int argc, char **argv)
 		shutdown(cl[i].fd, SHUT_RDWR); /* the server threads see EOF */
 	for (i = 0; i < n; i++)
 		pthread_join(st[i], NULL);
-	user = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-	sys = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	user = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+	       (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+	sys = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+	      (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	printf("   msg/s  %%CPU  %%sys  %%user  swap in  swap out  swap io\n");
 	printf("%8.0f %5.0f %5.0f %6.0f %8.0f %9.0f %8.0f\n", (double)delivered / t, 100 * (user + sys) / t,
 	       100 * sys / (user + sys), 100 * user / (user + sys), si1 - si0, so1 - so0, si1 - si0 + so1 - so0);

@@ -144,12 +144,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pft: mmap: %s\n", strerror(err));
 		return 1;
 	}
-	user = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-	sys = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	user = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+	       (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+	sys = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+	      (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	pages = (double)jobs[0].bytes / (double)ps * (double)threads * (double)reps; /* pages really touched */
 	printf(" Gb Rep Threads   User      System     Wall flt/cpu/s fault/wsec\n");
-	printf("%3.0f %3ld %7ld %6.2fs %10.2fs %7.2fs %9.0f %10.0f\n", (double)bytes / (1 << 30), reps, threads, user, sys,
-	       wall, pages / (user + sys), pages / wall);
+	printf("%3.0f %3ld %7ld %6.2fs %10.2fs %7.2fs %9.0f %10.0f\n", (double)bytes / (1 << 30), reps, threads, user,
+	       sys, wall, pages / (user + sys), pages / wall);
 	if (fabs((double)(ru1.ru_minflt - minflt0) - pages) > 0.1 * pages)
 		printf("pft: WARNING: %ld minor faults measured for %.0f pages touched (mTHP or fault-around?)\n",
 		       ru1.ru_minflt - minflt0, pages);

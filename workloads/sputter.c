@@ -181,7 +181,8 @@ int main(int argc, char **argv)
 		double run = ticks * period, played = run - skipped;
 		if (played < 0)
 			played = 0;
-		printf("sputter: played %.1f seconds of %.1f second run, %ld underrun(s), lateness p50 %.1f ms p99 %.1f ms "
+		printf("sputter: played %.1f seconds of %.1f second run, %ld underrun(s), lateness p50 %.1f ms p99 "
+		       "%.1f ms "
 		       "max %.1f ms, %ld major faults\n",
 		       played, run, underruns, 1e3 * percentile(hist, ticks, 0.5), 1e3 * percentile(hist, ticks, 0.99),
 		       1e3 * max_late, ru.ru_majflt - maj0);

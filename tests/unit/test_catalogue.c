@@ -21,15 +21,31 @@ static void names_unique_and_found(void **state)
 static void design_knobs_present(void **state)
 {
 	static const char *const must[] = {
-		"vm.page-cluster", "vm.swappiness", "vm.vfs_cache_pressure", "vm.dirty_ratio",
-		"vm.dirty_background_ratio", "vm.dirty_expire_centisecs", "vm.dirty_writeback_centisecs",
-		"vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.watermark_boost_factor",
-		"vm.compaction_proactiveness", "prefault.max_order", "mthp.anon_max_order", "thp.enabled",
-		"thp.defrag", "vm.vm_cache_scan_ratio", "vm.vm_mapped_ratio", "vm.vm_lru_balance_ratio",
-		"vm.vm_passes", "vm.vm_vfs_scan_ratio", "vm.vm_anon_lru",
+		"vm.page-cluster",
+		"vm.swappiness",
+		"vm.vfs_cache_pressure",
+		"vm.dirty_ratio",
+		"vm.dirty_background_ratio",
+		"vm.dirty_expire_centisecs",
+		"vm.dirty_writeback_centisecs",
+		"vm.min_free_kbytes",
+		"vm.watermark_scale_factor",
+		"vm.watermark_boost_factor",
+		"vm.compaction_proactiveness",
+		"prefault.max_order",
+		"mthp.anon_max_order",
+		"thp.enabled",
+		"thp.defrag",
+		"vm.vm_cache_scan_ratio",
+		"vm.vm_mapped_ratio",
+		"vm.vm_lru_balance_ratio",
+		"vm.vm_passes",
+		"vm.vm_vfs_scan_ratio",
+		"vm.vm_anon_lru",
 	};
-	static const char *const never_searched[] = { "vm.overcommit_memory", "vm.zone_reclaim_mode", "vm.drop_caches",
-						      "vm.panic_on_oom", "vm.dirty_bytes", "vm.dirty_background_bytes" };
+	static const char *const never_searched[] = { "vm.overcommit_memory", "vm.zone_reclaim_mode",
+						      "vm.drop_caches",	      "vm.panic_on_oom",
+						      "vm.dirty_bytes",	      "vm.dirty_background_bytes" };
 	size_t i;
 
 	(void)state;

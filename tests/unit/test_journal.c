@@ -171,9 +171,12 @@ static void damaged_journal_is_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(session_end_puts_back_transient_changes), T(first_original_wins),
-		T(kept_changes_stay_until_restore), T(dirty_pair_restores_the_active_member),
-		T(crash_leaves_a_journal_that_restore_undoes), T(failed_write_rolls_back_the_others),
+		T(session_end_puts_back_transient_changes),
+		T(first_original_wins),
+		T(kept_changes_stay_until_restore),
+		T(dirty_pair_restores_the_active_member),
+		T(crash_leaves_a_journal_that_restore_undoes),
+		T(failed_write_rolls_back_the_others),
 		T(damaged_journal_is_refused),
 	};
 

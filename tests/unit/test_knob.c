@@ -176,9 +176,13 @@ static void restore_refuses_foreign_paths(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(probe_reads_values_and_status), T(prefault_order_from_fault_around_bytes),
-		T(mthp_order_reads_and_writes_every_size), T(parse_checks_full_range),
-		T(write_reads_back), T(failed_write_is_an_error), T(journal_files_cover_the_pair),
+		T(probe_reads_values_and_status),
+		T(prefault_order_from_fault_around_bytes),
+		T(mthp_order_reads_and_writes_every_size),
+		T(parse_checks_full_range),
+		T(write_reads_back),
+		T(failed_write_is_an_error),
+		T(journal_files_cover_the_pair),
 		T(restore_refuses_foreign_paths),
 	};
 

@@ -114,9 +114,12 @@ static void formatting(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sizes_with_suffixes), cmocka_unit_test(bad_sizes_name_the_word),
-		cmocka_unit_test(overflow_is_an_error_not_a_wrap), cmocka_unit_test(durations),
-		cmocka_unit_test(integers), cmocka_unit_test(formatting),
+		cmocka_unit_test(sizes_with_suffixes),
+		cmocka_unit_test(bad_sizes_name_the_word),
+		cmocka_unit_test(overflow_is_an_error_not_a_wrap),
+		cmocka_unit_test(durations),
+		cmocka_unit_test(integers),
+		cmocka_unit_test(formatting),
 	};
 
 	return cmocka_run_group_tests_name("size", tests, NULL, NULL);
