@@ -1,6 +1,6 @@
 /* workload.c - resolves workload specs: built-in programs live next to the vmtune
- * binary (or in $VMTUNE_WORKLOAD_DIR, or the install's libexec dir); anything else
- * runs as exec:CMD through /bin/sh. */
+ * binary, in $VMTUNE_WORKLOAD_DIR, or in PREFIX/libexec/vmtune beside PREFIX/bin;
+ * anything else runs as exec:CMD through /bin/sh. */
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -50,7 +50,11 @@ static int builtin_path(const char *name, char *out, size_t size)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
+		/* next to vmtune (the build tree), or PREFIX/libexec/vmtune for PREFIX/bin/vmtune */
 		snprintf(out, size, "%s/%s", dirname(exe), name);
+		if (access(out, X_OK) == 0)
+			return 0;
+		snprintf(out, size, "%s/../libexec/vmtune/%s", exe, name);
 		if (access(out, X_OK) == 0)
 			return 0;
 	}
