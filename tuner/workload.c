@@ -50,11 +50,13 @@ static int builtin_path(const char *name, char *out, size_t size)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
+		const char *dir = dirname(exe);
+
 		/* next to vmtune (the build tree), or PREFIX/libexec/vmtune for PREFIX/bin/vmtune */
-		snprintf(out, size, "%s/%s", dirname(exe), name);
+		snprintf(out, size, "%s/%s", dir, name);
 		if (access(out, X_OK) == 0)
 			return 0;
-		snprintf(out, size, "%s/../libexec/vmtune/%s", exe, name);
+		snprintf(out, size, "%s/../libexec/vmtune/%s", dir, name);
 		if (access(out, X_OK) == 0)
 			return 0;
 	}
