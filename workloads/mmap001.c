@@ -27,22 +27,16 @@ int main(int argc, char **argv)
 	long pages = 1000, iters = 1, ps = sysconf(_SC_PAGESIZE), it;
 	const char *dir = ".";
 	double write_s = 0, msync_s = 0, t;
-	char path[4096], why[256];
+	char path[4096];
 	int opt;
 
 	while ((opt = getopt(argc, argv, "m:i:d:h")) != -1) {
 		switch (opt) {
 		case 'm':
-			if (parse_long(optarg, 1, 1L << 30, &pages, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mmap001: -m: %s\n", why);
-				return 2;
-			}
+			pages = wl_opt_long("mmap001", 'm', optarg, 1, 1L << 30);
 			break;
 		case 'i':
-			if (parse_long(optarg, 1, 1000000, &iters, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mmap001: -i: %s\n", why);
-				return 2;
-			}
+			iters = wl_opt_long("mmap001", 'i', optarg, 1, 1000000);
 			break;
 		case 'd':
 			dir = optarg;

@@ -107,10 +107,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			if (parse_long(optarg, 1, 99, &pct, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mtest01: -p: %s\n", why);
-				return 2;
-			}
+			pct = wl_opt_long("mtest01", 'p', optarg, 1, 99);
 			break;
 		case 'w':
 			dowrite = 1;

@@ -99,16 +99,10 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 't':
-			if (parse_long(optarg, 1, 1024, &threads, why, sizeof(why)) < 0) {
-				fprintf(stderr, "pft: -t: %s\n", why);
-				return 2;
-			}
+			threads = wl_opt_long("pft", 't', optarg, 1, 1024);
 			break;
 		case 'r':
-			if (parse_long(optarg, 1, 100000, &reps, why, sizeof(why)) < 0) {
-				fprintf(stderr, "pft: -r: %s\n", why);
-				return 2;
-			}
+			reps = wl_opt_long("pft", 'r', optarg, 1, 100000);
 			break;
 		case 'h':
 			usage(stdout);

@@ -91,10 +91,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'B':
-			if (parse_duration(optarg, &buffer, why, sizeof(why)) < 0) {
-				fprintf(stderr, "sputter: -B: %s\n", why);
-				return 2;
-			}
+			buffer = wl_opt_duration("sputter", 'B', optarg);
 			break;
 		case 's':
 			if (parse_size(optarg, &ws, why, sizeof(why)) < 0 || ws < (uint64_t)ps) {
@@ -103,10 +100,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'd':
-			if (parse_duration(optarg, &duration, why, sizeof(why)) < 0) {
-				fprintf(stderr, "sputter: -d: %s\n", why);
-				return 2;
-			}
+			duration = wl_opt_duration("sputter", 'd', optarg);
 			break;
 		case 'h':
 			usage(stdout);

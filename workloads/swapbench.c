@@ -67,21 +67,14 @@ int main(int argc, char **argv)
 	unsigned char *area;
 	uint64_t errors = 0, sum = 0;
 	double t0, t_fill, t_touch = 0;
-	char why[256];
 
 	while ((opt = getopt(argc, argv, "s:P:a:S:vh")) != -1) {
 		switch (opt) {
 		case 's':
-			if (parse_size(optarg, &size, why, sizeof(why)) < 0) {
-				fprintf(stderr, "swapbench: -s: %s\n", why);
-				return 2;
-			}
+			size = wl_opt_size("swapbench", 's', optarg);
 			break;
 		case 'P':
-			if (parse_long(optarg, 0, 1000, &passes, why, sizeof(why)) < 0) {
-				fprintf(stderr, "swapbench: -P: %s\n", why);
-				return 2;
-			}
+			passes = wl_opt_long("swapbench", 'P', optarg, 0, 1000);
 			break;
 		case 'a':
 			order = optarg;
@@ -91,10 +84,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'S':
-			if (parse_long(optarg, 0, 1L << 62, &seed, why, sizeof(why)) < 0) {
-				fprintf(stderr, "swapbench: -S: %s\n", why);
-				return 2;
-			}
+			seed = wl_opt_long("swapbench", 'S', optarg, 0, 1L << 62);
 			break;
 		case 'v':
 			verbose = 1;

@@ -4,8 +4,48 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "size.h"
+
+/* Option values: parsed strictly, or the program stops with status 2 naming the option. */
+static inline long wl_opt_long(const char *prog, int opt, const char *arg, long min, long max)
+{
+	char why[256];
+	long v;
+
+	if (parse_long(arg, min, max, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
+		exit(2);
+	}
+	return v;
+}
+
+static inline uint64_t wl_opt_size(const char *prog, int opt, const char *arg)
+{
+	char why[256];
+	uint64_t v;
+
+	if (parse_size(arg, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
+		exit(2);
+	}
+	return v;
+}
+
+static inline double wl_opt_duration(const char *prog, int opt, const char *arg)
+{
+	char why[256];
+	double v;
+
+	if (parse_duration(arg, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
+		exit(2);
+	}
+	return v;
+}
 
 static inline double wl_now(void)
 {
