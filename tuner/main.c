@@ -35,6 +35,8 @@ static const struct cmd_entry commands[] = {
 	{ "install-boot", cmd_install_boot, "PROFILE [--dry-run] | --remove",
 	  "apply a profile at every boot (systemd unit after systemd-sysctl)" },
 	{ "machine", cmd_machine, "[--json]", "this machine's fingerprint: memory, swap devices, CPUs, kernel, THP" },
+	{ "db", cmd_db, "export [-o FILE] | import FILE... | merge OUT.db IN.db...",
+	  "move search results between stores (JSON lines; idempotent by run)" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 

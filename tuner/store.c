@@ -1,8 +1,11 @@
 /* store.c - owns the SQL. Every run, trial and measurement of a search goes to
  * SQLite with the machine fingerprint and vmtune version, so runs can resume and
  * results can be compared later. */
+#include <errno.h>
 #include <math.h>
+#include <json-c/json.h>
 #include <sqlite3.h>
+#include <sys/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,7 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     "  status TEXT NOT NULL, vmtune_version TEXT NOT NULL, machine TEXT NOT NULL, config TEXT NOT NULL,"
-    "  result TEXT);"
+    "  result TEXT, uuid TEXT NOT NULL UNIQUE);"
     "CREATE TABLE IF NOT EXISTS trials(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
     "  seq INTEGER NOT NULL, kind TEXT NOT NULL, settings TEXT NOT NULL, started TEXT NOT NULL,"
     "  score REAL, failed INTEGER NOT NULL, UNIQUE(run_id, seq));"
@@ -104,16 +107,26 @@ long store_run_begin(struct store *s, const char *config_json, const char *machi
 	char now[32];
 	long id;
 
+	unsigned char rnd[16];
+	char uuid[33];
+	int i;
+
+	/* a run keeps its uuid wherever it is copied: merges and imports are idempotent */
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		return error("cannot make a run id: %s", strerror(errno));
+	for (i = 0; i < 16; i++)
+		snprintf(uuid + 2 * i, 3, "%02x", rnd[i]);
 	now_iso(now, sizeof(now));
 	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO runs(started, status, vmtune_version, machine, config) "
-			       "VALUES(?, 'running', ?, ?, ?)",
+			       "INSERT INTO runs(started, status, vmtune_version, machine, config, uuid) "
+			       "VALUES(?, 'running', ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(s, "cannot add run");
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, VMTUNE_VERSION, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, machine_json, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, config_json, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, uuid, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_finalize(st);
 		return fail(s, "cannot add run");
@@ -330,4 +343,218 @@ double store_mean_run_seconds(struct store *s, const char *spec, long *n)
 	}
 	sqlite3_finalize(st);
 	return mean;
+}
+
+/* --- moving runs between stores: JSON lines, one run per line ------------------ */
+
+static json_object *col_json(sqlite3_stmt *st, int col)
+{
+	switch (sqlite3_column_type(st, col)) {
+	case SQLITE_NULL:
+		return NULL;
+	case SQLITE_INTEGER:
+		return json_object_new_int64(sqlite3_column_int64(st, col));
+	case SQLITE_FLOAT:
+		return json_object_new_double(sqlite3_column_double(st, col));
+	default:
+		return json_object_new_string((const char *)sqlite3_column_text(st, col));
+	}
+}
+
+/* The columns holding JSON text travel as JSON, not as strings. */
+static json_object *col_parsed(sqlite3_stmt *st, int col)
+{
+	const char *t = (const char *)sqlite3_column_text(st, col);
+
+	return t ? json_tokener_parse(t) : NULL;
+}
+
+static const char *const run_cols[] = { "uuid", "started", "finished", "status", "vmtune_version", NULL };
+static const char *const trial_cols[] = { "seq", "kind", "started", "score", "failed", NULL };
+static const char *const meas_cols[] = { "workload", "outcome", "metric",	"user_s",	"sys_s", "elapsed_s",
+					 "majflt",   "minflt",	"probe_p99_ms", "probe_played", NULL };
+
+int store_export(struct store *s, FILE *out, long *count)
+{
+	sqlite3_stmt *rs, *ts, *ms;
+	int rc = 0, i;
+
+	*count = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT uuid, started, finished, status, vmtune_version, machine, config, result, id "
+			       "FROM runs ORDER BY id",
+			       -1, &rs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "SELECT seq, kind, started, score, failed, settings, id FROM trials "
+			       "WHERE run_id=? ORDER BY seq",
+			       -1, &ts, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		s->db,
+		"SELECT workload, outcome, metric, user_s, sys_s, elapsed_s, majflt, minflt, "
+		"probe_p99_ms, probe_played, results, probe FROM measurements WHERE trial_id=? ORDER BY id",
+		-1, &ms, NULL) != SQLITE_OK)
+		return fail(s, "cannot read runs");
+	while (sqlite3_step(rs) == SQLITE_ROW) {
+		json_object *run = json_object_new_object(), *trials = json_object_new_array();
+
+		for (i = 0; run_cols[i]; i++)
+			json_object_object_add(run, run_cols[i], col_json(rs, i));
+		json_object_object_add(run, "machine", col_parsed(rs, 5));
+		json_object_object_add(run, "config", col_parsed(rs, 6));
+		json_object_object_add(run, "result", col_parsed(rs, 7));
+		sqlite3_reset(ts);
+		sqlite3_bind_int64(ts, 1, sqlite3_column_int64(rs, 8));
+		while (sqlite3_step(ts) == SQLITE_ROW) {
+			json_object *t = json_object_new_object(), *meas = json_object_new_array();
+			for (i = 0; trial_cols[i]; i++)
+				json_object_object_add(t, trial_cols[i], col_json(ts, i));
+			json_object_object_add(t, "settings", col_parsed(ts, 5));
+			sqlite3_reset(ms);
+			sqlite3_bind_int64(ms, 1, sqlite3_column_int64(ts, 6));
+			while (sqlite3_step(ms) == SQLITE_ROW) {
+				json_object *m = json_object_new_object();
+				for (i = 0; meas_cols[i]; i++)
+					json_object_object_add(m, meas_cols[i], col_json(ms, i));
+				json_object_object_add(m, "results", col_parsed(ms, 10));
+				json_object_object_add(m, "probe", col_parsed(ms, 11));
+				json_object_array_add(meas, m);
+			}
+			json_object_object_add(t, "measurements", meas);
+			json_object_array_add(trials, t);
+		}
+		json_object_object_add(run, "trials", trials);
+		if (fprintf(out, "%s\n", json_object_to_json_string_ext(run, JSON_C_TO_STRING_PLAIN)) < 0)
+			rc = error("cannot write the export: %s", strerror(errno));
+		json_object_put(run);
+		(*count)++;
+	}
+	sqlite3_finalize(rs);
+	sqlite3_finalize(ts);
+	sqlite3_finalize(ms);
+	return rc;
+}
+
+static void bind_json(sqlite3_stmt *st, int col, json_object *o, bool as_text)
+{
+	if (!o)
+		sqlite3_bind_null(st, col);
+	else if (as_text)
+		sqlite3_bind_text(st, col, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), -1,
+				  SQLITE_TRANSIENT);
+	else if (json_object_is_type(o, json_type_int))
+		sqlite3_bind_int64(st, col, json_object_get_int64(o));
+	else if (json_object_is_type(o, json_type_double))
+		sqlite3_bind_double(st, col, json_object_get_double(o));
+	else
+		sqlite3_bind_text(st, col, json_object_get_string(o), -1, SQLITE_TRANSIENT);
+}
+
+static json_object *field(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, k, &v);
+	return v;
+}
+
+/* One exported run into this store, unless a run with its uuid is already here.
+ * Returns 1 when added, 0 when already present, -1 on error. */
+int store_import_run(struct store *s, const char *line, const char *where)
+{
+	json_object *run = json_tokener_parse(line), *trials, *uuid;
+	sqlite3_stmt *st;
+	long run_id;
+	size_t i, j;
+	int rc = -1;
+
+	if (!run || !(uuid = field(run, "uuid")) || !json_object_is_type(uuid, json_type_string) ||
+	    !(trials = field(run, "trials")) || !json_object_is_type(trials, json_type_array)) {
+		json_object_put(run);
+		return error("%s: not an exported vmtune run (uuid and trials expected)", where);
+	}
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM runs WHERE uuid=?", -1, &st, NULL) != SQLITE_OK) {
+		json_object_put(run);
+		return fail(s, "cannot read runs");
+	}
+	sqlite3_bind_text(st, 1, json_object_get_string(uuid), -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_finalize(st);
+		json_object_put(run);
+		return 0;
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (sqlite3_prepare_v2(
+		s->db,
+		"INSERT INTO runs(uuid, started, finished, status, vmtune_version, machine, config, result) "
+		"VALUES(?,?,?,?,?,?,?,?)",
+		-1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	for (i = 0; run_cols[i]; i++)
+		bind_json(st, (int)i + 1, field(run, run_cols[i]), false);
+	bind_json(st, 6, field(run, "machine"), true);
+	bind_json(st, 7, field(run, "config"), true);
+	bind_json(st, 8, field(run, "result"), true);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	run_id = (long)sqlite3_last_insert_rowid(s->db);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		json_object *t = json_object_array_get_idx(trials, i), *meas = field(t, "measurements");
+		long trial_id;
+
+		if (sqlite3_prepare_v2(s->db,
+				       "INSERT INTO trials(run_id, seq, kind, started, score, failed, settings) "
+				       "VALUES(?,?,?,?,?,?,?)",
+				       -1, &st, NULL) != SQLITE_OK)
+			goto fail;
+		sqlite3_bind_int64(st, 1, run_id);
+		for (j = 0; trial_cols[j]; j++)
+			bind_json(st, (int)j + 2, field(t, trial_cols[j]), false);
+		bind_json(st, 7, field(t, "settings"), true);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			goto fail;
+		}
+		sqlite3_finalize(st);
+		trial_id = (long)sqlite3_last_insert_rowid(s->db);
+		for (j = 0; meas && j < json_object_array_length(meas); j++) {
+			json_object *m = json_object_array_get_idx(meas, j);
+			size_t k;
+
+			if (sqlite3_prepare_v2(
+				s->db,
+				"INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, sys_s, "
+				"elapsed_s, majflt, minflt, probe_p99_ms, probe_played, results, probe) "
+				"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				-1, &st, NULL) != SQLITE_OK)
+				goto fail;
+			sqlite3_bind_int64(st, 1, trial_id);
+			for (k = 0; meas_cols[k]; k++)
+				bind_json(st, (int)k + 2, field(m, meas_cols[k]), false);
+			if (field(m, "results"))
+				bind_json(st, 12, field(m, "results"), true);
+			else
+				sqlite3_bind_text(st, 12, "{}", -1, SQLITE_STATIC);
+			bind_json(st, 13, field(m, "probe"), true);
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				sqlite3_finalize(st);
+				goto fail;
+			}
+			sqlite3_finalize(st);
+		}
+	}
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		rc = 1;
+	else
+		fail(s, "cannot import");
+	json_object_put(run);
+	return rc;
+fail:
+	fail(s, "cannot import");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	json_object_put(run);
+	return -1;
 }

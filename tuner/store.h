@@ -3,6 +3,7 @@
 #define VMTUNE_STORE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "runner.h"
 
@@ -30,5 +31,11 @@ typedef int (*store_trial_cb)(void *arg, long trial_id, int seq, const char *kin
 int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg);
 /* Mean wall time of the stored successful runs of a workload (0 when none). */
 double store_mean_run_seconds(struct store *s, const char *spec, long *n);
+
+/* Every run with its trials and measurements as JSON lines; *count gets the runs. */
+int store_export(struct store *s, FILE *out, long *count);
+/* One line of such an export into this store; 1 added, 0 already there (same run
+ * uuid), -1 on error. where names the line for messages. */
+int store_import_run(struct store *s, const char *line, const char *where);
 
 #endif

@@ -103,7 +103,7 @@ expect 2 "ambiguous prefix" --root "$R" r
 check "ambiguous lists the candidates" err_has "could be: .*run.*restore|could be: .*restore.*run"
 expect 0 "unique prefix finds the command" --root "$R" kno
 check "prefix ran knobs" out_has '^KNOB'
-for c in knobs get set run search report apply verify export install-boot machine restore; do
+for c in knobs get set run search report apply verify export install-boot machine db restore; do
 	expect 0 "$c --help" $c --help
 	check "$c --help shows its usage" out_has "^usage: vmtune $c"
 done
