@@ -86,7 +86,9 @@ static void header(FILE *f, const struct profile *p, const char *source, const c
 			p->evidence.ci_hi, p->evidence.significant ? "significant" : "not significant");
 }
 
-static void export_sysctl(FILE *f, const struct profile *p, const char *src)
+/* sysctl.d and tmpfiles.d are two halves of one list: each writes its own kind of
+ * file as lines and names the other kind in comments. */
+static void export_lines(FILE *f, const struct profile *p, const char *src, bool tmpfiles)
 {
 	struct assignment a[16];
 	char key[256];
@@ -96,30 +98,16 @@ static void export_sysctl(FILE *f, const struct profile *p, const char *src)
 	for (i = 0; i < p->nsettings; i++) {
 		n = assignments(&p->settings[i], a, 16);
 		for (j = 0; j < n; j++) {
-			if (a[j].sysctl)
+			if (a[j].sysctl && !tmpfiles)
 				fprintf(f, "%s = %s\n", sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
+			else if (a[j].sysctl)
+				fprintf(f, "# a sysctl (use the sysctl export): %s = %s\n",
+					sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
+			else if (tmpfiles)
+				fprintf(f, "w %s - - - - %s\n", a[j].path, a[j].value);
 			else
 				fprintf(f, "# not a sysctl (use the tmpfiles or tuned export): %s: %s = %s\n",
 					p->settings[i].def->name, a[j].path, a[j].value);
-		}
-	}
-}
-
-static void export_tmpfiles(FILE *f, const struct profile *p, const char *src)
-{
-	struct assignment a[16];
-	char key[256];
-	int i, j, n;
-
-	header(f, p, src, "#");
-	for (i = 0; i < p->nsettings; i++) {
-		n = assignments(&p->settings[i], a, 16);
-		for (j = 0; j < n; j++) {
-			if (a[j].sysctl)
-				fprintf(f, "# a sysctl (use the sysctl export): %s = %s\n",
-					sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
-			else
-				fprintf(f, "w %s - - - - %s\n", a[j].path, a[j].value);
 		}
 	}
 }
@@ -266,10 +254,8 @@ int cmd_export(int argc, char **argv)
 		error("cannot write '%s': %s", output, strerror(errno));
 		return EXIT_ENV;
 	}
-	if (strcmp(format, "sysctl") == 0)
-		export_sysctl(f, &p, src);
-	else if (strcmp(format, "tmpfiles") == 0)
-		export_tmpfiles(f, &p, src);
+	if (strcmp(format, "sysctl") == 0 || strcmp(format, "tmpfiles") == 0)
+		export_lines(f, &p, src, strcmp(format, "tmpfiles") == 0);
 	else if (strcmp(format, "tuned") == 0)
 		export_tuned(f, &p, src);
 	else if (strcmp(format, "json") == 0)
