@@ -8,6 +8,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
+PROFILEDIR = $(PREFIX)/share/vmtune/profiles
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c
 # build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv), procps (sysctl -p),
@@ -20,7 +21,7 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno
 ifeq ($(CI),true)
 CFLAGS += -Werror
 endif
-CPPFLAGS += -D_GNU_SOURCE -Ituner -I$(B)/gen -DWORKLOAD_DIR='"$(LIBEXECDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -Ituner -I$(B)/gen -DWORKLOAD_DIR='"$(LIBEXECDIR)"' -DPROFILE_DIR='"$(PROFILEDIR)"'
 
 B = build
 # the commands (main.c, cmd-*.c) sit on a library of modules the unit tests link
@@ -78,7 +79,6 @@ check: all $(UNIT_BIN)
 	@tests/run-all
 
 UNITDIR = $(PREFIX)/lib/systemd/system
-PROFILEDIR = $(PREFIX)/share/vmtune/profiles
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) \

@@ -93,13 +93,10 @@ static int dry_run(const char *path, const struct profile *p)
 static bool match_fits(const struct profile *p)
 {
 	struct machine m;
-	uint64_t mem;
+	char why[256];
 
 	machine_read(&m);
-	mem = (uint64_t)m.mem_total_kb * 1024;
-	/* MemTotal is a little below the installed size: allow 10% */
-	return (!p->match.has_min || mem >= p->match.mem_min - p->match.mem_min / 10) &&
-	       (!p->match.has_max || mem <= p->match.mem_max);
+	return profile_fits(p, &m, why, sizeof(why));
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

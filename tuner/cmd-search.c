@@ -34,7 +34,9 @@ static const char search_opts_help[] =
     "      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
     "      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
     "      --dry-run           print the plan; change nothing\n"
-    "      --resume RUN        continue an interrupted run from the database\n";
+    "      --resume RUN        continue an interrupted run from the database\n"
+    "      --warm-start        seed the surrogate with the stored trials of these workloads from every\n"
+    "                          --db (other runs, other machines) and try their recommendation first\n";
 
 int cmd_search(int argc, char **argv)
 {
@@ -53,7 +55,8 @@ int cmd_search(int argc, char **argv)
 		O_MIX,
 		O_PROBE,
 		O_OBJECTIVE,
-		O_REQUIRE
+		O_REQUIRE,
+		O_WARM
 	};
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -78,6 +81,7 @@ int cmd_search(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "resume", required_argument, NULL, O_RESUME },
 		{ "mix", required_argument, NULL, O_MIX },
+		{ "warm-start", no_argument, NULL, O_WARM },
 		{ "probe", required_argument, NULL, O_PROBE },
 		{ "objective", required_argument, NULL, O_OBJECTIVE },
 		{ "require", required_argument, NULL, O_REQUIRE },
@@ -178,6 +182,9 @@ int cmd_search(int argc, char **argv)
 			break;
 		case O_DRY:
 			o.dry_run = true;
+			break;
+		case O_WARM:
+			o.warm_start = true;
 			break;
 		case O_MIX:
 			mixfile = optarg;

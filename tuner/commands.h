@@ -22,6 +22,7 @@ int cmd_export(int argc, char **argv);
 int cmd_install_boot(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
 int cmd_db(int argc, char **argv);
+int cmd_recommend(int argc, char **argv);
 
 /* Shared by commands: print usage for a command, handle --help. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

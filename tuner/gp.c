@@ -28,19 +28,43 @@ static double clamp(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static double kern(const struct gp *gp, const double *a, const double *b)
+static double dist(const struct gp *gp, const double *a, const double *b, int from, int to)
 {
 	double s = 0;
 	int i;
 
-	for (i = 0; i < gp->d; i++) {
+	for (i = from; i < to; i++) {
 		double l = exp(gp->log_l[i]);
 		if (gp->categorical[i])
 			s += (a[i] != b[i]) / l;
 		else
 			s += 0.5 * (a[i] - b[i]) * (a[i] - b[i]) / (l * l);
 	}
-	return exp(gp->log_sf2 - s);
+	return s;
+}
+
+static double kern(const struct gp *gp, const double *a, const double *b)
+{
+	return exp(gp->log_sf2 - dist(gp, a, b, 0, gp->d));
+}
+
+double gp_correlation(const struct gp *gp, const double *a, const double *b, int from, int to)
+{
+	return exp(-dist(gp, a, b, from, to));
+}
+
+void gp_contributions(const struct gp *gp, const double *x, double *w)
+{
+	gsl_vector *k = gsl_vector_alloc((size_t)gp->n), *v = gsl_vector_alloc((size_t)gp->n);
+	int i;
+
+	for (i = 0; i < gp->n; i++)
+		gsl_vector_set(k, (size_t)i, kern(gp, x, gp->x + i * gp->d));
+	gsl_linalg_cholesky_solve(gp->chol, k, v);
+	for (i = 0; i < gp->n; i++)
+		w[i] = gsl_vector_get(v, (size_t)i) * gp->y[i] * gp->ysd;
+	gsl_vector_free(k);
+	gsl_vector_free(v);
 }
 
 /* Build K, factorise it, solve alpha. Returns the negative log likelihood or
@@ -132,6 +156,12 @@ static double optimise_from(struct gp *gp, const double *start, gsl_vector *best
 
 int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n)
 {
+	return gp_fit_with(gp, d, categorical, x, y, n, NULL);
+}
+
+int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n,
+		const struct gp *hyper)
+{
 	static const double starts_l[] = { 0.0, -1.0, 1.0 };
 	gsl_vector *cand, *best;
 	double best_val = HUGE_VAL, start[64];
@@ -162,6 +192,17 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
 	for (i = 0; i < n; i++)
 		gp->y[i] = (y[i] - gp->ymean) / gp->ysd;
 
+	if (hyper) {
+		/* the length scales, signal and noise of an earlier fit */
+		memcpy(gp->log_l, hyper->log_l, sizeof(double) * (size_t)d);
+		gp->log_sf2 = hyper->log_sf2;
+		gp->log_sn2 = hyper->log_sn2;
+		if (!isfinite(factorise(gp))) {
+			gp_free(gp);
+			return -1;
+		}
+		return 0;
+	}
 	cand = gsl_vector_alloc((size_t)d + 2);
 	best = gsl_vector_alloc((size_t)d + 2);
 	for (s = 0; s < sizeof(starts_l) / sizeof(starts_l[0]); s++) {

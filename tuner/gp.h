@@ -22,10 +22,20 @@ struct gp {
  * several starts) and factorise K. x is n x d, y are raw objective values
  * (minimised). Returns 0 or -1. */
 int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n);
+/* The same with the hyperparameters of an earlier fit of the same dimensions
+ * (hyper; NULL fits them): one factorisation instead of an optimisation. */
+int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n,
+		const struct gp *hyper);
 /* Posterior mean and standard deviation at x, in the units of y. */
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd);
 /* Expected improvement over best (minimisation). */
 double gp_expected_improvement(const struct gp *gp, const double *x, double best);
+/* The kernel's correlation of a and b over dimensions [from, to) only: how much
+ * points that differ there share (1 = the same). */
+double gp_correlation(const struct gp *gp, const double *a, const double *b, int from, int to);
+/* What each training point contributes to the posterior mean at x (in the units
+ * of y, relative to the mean of y): w[i] = (K^-1 k(x))[i] * y[i]. */
+void gp_contributions(const struct gp *gp, const double *x, double *w);
 void gp_free(struct gp *gp);
 
 #endif

@@ -1,6 +1,7 @@
 /* machine.c - what kind of machine this is: enough to tell results apart. Memory
  * and swap come through libproc2, as every system figure in vmtune does. */
 #include <dirent.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <libproc2/meminfo.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "vmtune.h"
 
 /* What kind of device a block device is: zram, nvme, rotational or ssd. */
 static void block_kind(const char *sysdir, const char *name, char *kind, size_t size)
@@ -93,6 +95,14 @@ static int count_numa_nodes(void)
 	return n ? n : 1;
 }
 
+static struct machine override;
+static bool have_override;
+
+bool machine_overridden(void)
+{
+	return have_override;
+}
+
 void machine_read(struct machine *m)
 {
 	struct utsname u;
@@ -100,6 +110,10 @@ void machine_read(struct machine *m)
 	struct meminfo_info *mi = NULL;
 	struct meminfo_result *r;
 
+	if (have_override) {
+		*m = override;
+		return;
+	}
 	memset(m, 0, sizeof(*m));
 	if (gethostname(m->hostname, sizeof(m->hostname) - 1) < 0)
 		snprintf(m->hostname, sizeof(m->hostname), "unknown");
@@ -174,4 +188,114 @@ char *machine_json(const struct machine *m)
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
+}
+
+static void get_str(json_object *o, const char *k, char *buf, size_t size)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, k, &v) && v)
+		snprintf(buf, size, "%s", json_object_get_string(v));
+}
+
+static long get_long(json_object *o, const char *k, long dflt)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) && v ? (long)json_object_get_int64(v) : dflt;
+}
+
+int machine_from_json(json_object *o, struct machine *m)
+{
+	json_object *v;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "mem_total_kb", &v))
+		return -1;
+	get_str(o, "hostname", m->hostname, sizeof(m->hostname));
+	get_str(o, "kernel", m->kernel, sizeof(m->kernel));
+	get_str(o, "mthp_sizes", m->mthp_sizes, sizeof(m->mthp_sizes));
+	m->cpus = (int)get_long(o, "cpus", 1);
+	m->numa_nodes = (int)get_long(o, "numa_nodes", 1);
+	m->mem_total_kb = get_long(o, "mem_total_kb", 0);
+	m->swap_total_kb = get_long(o, "swap_total_kb", 0);
+	m->page_size = get_long(o, "page_size", 4096);
+	m->zswap = json_object_object_get_ex(o, "zswap", &v) && v ? json_object_get_boolean(v) : -1;
+	m->thp = json_object_object_get_ex(o, "thp", &v) && json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "swap_devices", &v) && json_object_is_type(v, json_type_array))
+		for (i = 0; i < json_object_array_length(v) && m->nswaps < MACHINE_MAX_SWAPS; i++) {
+			json_object *d = json_object_array_get_idx(v, i);
+			get_str(d, "name", m->swaps[m->nswaps].name, sizeof(m->swaps[0].name));
+			get_str(d, "kind", m->swaps[m->nswaps].kind, sizeof(m->swaps[0].kind));
+			m->swaps[m->nswaps++].size_kb = get_long(d, "size_kb", 0);
+		}
+	return m->mem_total_kb > 0 ? 0 : -1;
+}
+
+int machine_override(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+	int rc = machine_from_json(o, &override);
+
+	json_object_put(o);
+	if (rc < 0) {
+		error("--machine %s: not a machine fingerprint (write one with 'vmtune machine --json'): %s", path,
+		      o ? "no mem_total_kb" : json_util_get_last_err());
+		return EXIT_USAGE;
+	}
+	have_override = true;
+	return 0;
+}
+
+const char *const machine_feature_names[MACHINE_NFEAT] = { "memory", "swap device", "cpus", "zswap", "kernel" };
+const bool machine_feature_categorical[MACHINE_NFEAT] = { false, true, false, false, false };
+
+static const char *const swap_classes[] = { "none", "rotational", "flash", "compressed" };
+
+static int swap_class(const struct machine *m)
+{
+	const char *k;
+	int i, big = -1;
+
+	for (i = 0; i < m->nswaps; i++)
+		if (big < 0 || m->swaps[i].size_kb > m->swaps[big].size_kb)
+			big = i;
+	if (big < 0)
+		return 0;
+	k = m->swaps[big].kind;
+	if (strcmp(k, "zram") == 0)
+		return 3;
+	if (strstr(k, "rotational"))
+		return 1;
+	return 2; /* ssd, nvme, files on them, and what cannot be told */
+}
+
+const char *machine_swap_class(const struct machine *m)
+{
+	return swap_classes[swap_class(m)];
+}
+
+void machine_features(const struct machine *m, double *f)
+{
+	int major = 0, minor = 0;
+	double gb = (double)(m->mem_total_kb > 0 ? m->mem_total_kb : 1) / (1024.0 * 1024.0);
+
+	sscanf(m->kernel, "%d.%d", &major, &minor);
+	f[0] = (log2(gb) - 3) / 3; /* 1G -1, 8G 0, 64G 1 */
+	f[1] = swap_class(m);
+	f[2] = (log2(m->cpus > 0 ? m->cpus : 1) - 2) / 2;
+	f[3] = m->zswap == 1 ? 1 : -1;
+	f[4] = major ? (major + minor / 100.0 - 6) : 0;
+}
+
+const char *machine_summary(const struct machine *m, char *buf, size_t size)
+{
+	int major = 0, minor = 0;
+
+	sscanf(m->kernel, "%d.%d", &major, &minor);
+	snprintf(buf, size, "%.1fG, swap %s%s, %d cpu%s, kernel %d.%d", (double)m->mem_total_kb / (1024.0 * 1024.0),
+		 machine_swap_class(m), m->zswap == 1 ? " + zswap" : "", m->cpus, m->cpus == 1 ? "" : "s", major,
+		 minor);
+	return buf;
 }

@@ -3,6 +3,7 @@
 #define VMTUNE_MACHINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define MACHINE_MAX_SWAPS 8
 
@@ -22,8 +23,26 @@ struct machine {
 	char mthp_sizes[256]; /* "16kB 32kB ..." with an enabled file */
 };
 
-void machine_read(struct machine *m);
 struct json_object;
+
+/* This machine, or the one described by --machine FILE when it was given. */
+void machine_read(struct machine *m);
+/* The fingerprint as stored (what machine_json gives); -1 when it is not one. */
+int machine_from_json(struct json_object *o, struct machine *m);
+/* Load --machine FILE (a `vmtune machine --json`); 0 or EXIT_USAGE after a message. */
+int machine_override(const char *path);
+bool machine_overridden(void);
+
+/* The features models use to tell machines apart, coded near [-1, 1]: log memory,
+ * the kind of swap (a category), log CPUs, zswap, kernel version. */
+#define MACHINE_NFEAT 5
+extern const char *const machine_feature_names[MACHINE_NFEAT];
+extern const bool machine_feature_categorical[MACHINE_NFEAT];
+void machine_features(const struct machine *m, double *f);
+/* none, rotational, flash or compressed (zram): the biggest swap device's class. */
+const char *machine_swap_class(const struct machine *m);
+/* "24G, swap file-on-ssd, 2 cpus, 6.18" */
+const char *machine_summary(const struct machine *m, char *buf, size_t size);
 /* As a JSON object (caller puts it) or its text (caller frees). */
 struct json_object *machine_json_object(const struct machine *m);
 char *machine_json(const struct machine *m);

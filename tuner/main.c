@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "journal.h"
+#include "machine.h"
 #include "vmtune.h"
 
 static const struct cmd_entry commands[] = {
@@ -24,7 +25,7 @@ static const struct cmd_entry commands[] = {
 	{ "search", cmd_search,
 	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] "
 	  "[--probe SPEC] [--objective throughput|interactive|balanced] [--require COND] [--out FILE] "
-	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN]",
+	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN] [--warm-start]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
 	{ "apply", cmd_apply, "PROFILE [--dry-run] | --boot",
@@ -37,6 +38,9 @@ static const struct cmd_entry commands[] = {
 	{ "machine", cmd_machine, "[--json]", "this machine's fingerprint: memory, swap devices, CPUs, kernel, THP" },
 	{ "db", cmd_db, "export [-o FILE] | import FILE... | merge OUT.db IN.db...",
 	  "move search results between stores (JSON lines; idempotent by run)" },
+	{ "recommend", cmd_recommend,
+	  "[--workload SPEC... | --mix FILE] [--objective O] [--knobs LIST] [--db FILE]... [--out FILE] [--explain]",
+	  "settings for this machine from every stored trial (a model over knobs and machines)" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };
 
@@ -47,6 +51,8 @@ static const char global_help[] =
     "  --root DIR        resolve every knob path under DIR (env VMTUNE_ROOT); nothing outside DIR is written\n"
     "  --state-dir DIR   journal, lock and temporary swapfile (default /var/lib/vmtune as root)\n"
     "  --db FILE         results database (default STATE/vmtune.db)\n"
+    "  --machine FILE    take the machine fingerprint from FILE ('vmtune machine --json' of another\n"
+    "                    machine): recommend for it, or simulate it with --root\n"
     "  -q, --quiet       only errors\n"
     "  -v, --verbose     more detail (and the workloads' own output)\n"
     "  --json            machine-readable output where a command supports it\n"
@@ -123,7 +129,7 @@ static int take_global(int *argcp, char **argv, char *root, size_t rootlen)
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
-		const char *names[] = { "--root", "--state-dir", "--db" };
+		const char *names[] = { "--root", "--state-dir", "--db", "--machine" };
 		int k, which = -1;
 
 		if (dashdash || strcmp(a, "--") == 0) {
@@ -131,7 +137,7 @@ static int take_global(int *argcp, char **argv, char *root, size_t rootlen)
 			argv[j++] = argv[i];
 			continue;
 		}
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < 4; k++) {
 			size_t n = strlen(names[k]);
 			if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
 				which = k;
@@ -147,9 +153,15 @@ static int take_global(int *argcp, char **argv, char *root, size_t rootlen)
 			snprintf(root, rootlen, "%s", val);
 		else if (which == 1)
 			snprintf(vt.state_dir, sizeof(vt.state_dir), "%s", val);
-		else if (which == 2)
-			snprintf(vt.db, sizeof(vt.db), "%s", val);
-		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+		else if (which == 2) {
+			if (vt.ndbs == 0)
+				snprintf(vt.db, sizeof(vt.db), "%s", val);
+			if (vt.ndbs < 16)
+				vt.dbs[vt.ndbs++] = val;
+		} else if (which == 3) {
+			if (machine_override(val) != 0)
+				return -1;
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			vt.quiet = 1;
 		else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
 			vt.verbose++;
@@ -189,6 +201,8 @@ static int setup_paths(const char *root)
 	}
 	if (!vt.db[0])
 		snprintf(vt.db, sizeof(vt.db), "%s/vmtune.db", vt.state_dir);
+	if (vt.ndbs == 0)
+		vt.dbs[vt.ndbs++] = vt.db;
 	return 0;
 }
 

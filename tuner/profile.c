@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "knob.h"
+#include "machine.h"
 #include "profile.h"
 #include "size.h"
 #include "vmtune.h"
@@ -522,4 +523,30 @@ int profile_write(const char *path, const struct profile *p)
 	if (rc < 0)
 		unlink(tmp);
 	return rc;
+}
+
+static const char *gb(uint64_t bytes, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.3gG", (double)bytes / (1024.0 * 1024 * 1024));
+	return buf;
+}
+
+bool profile_fits(const struct profile *p, const struct machine *m, char *why, size_t size)
+{
+	uint64_t mem = (uint64_t)m->mem_total_kb * 1024;
+	char a[32], b[32], c[32];
+	bool fits;
+
+	/* MemTotal is a little below the installed size: allow 10% */
+	fits = (!p->match.has_min || mem >= p->match.mem_min - p->match.mem_min / 10) &&
+	       (!p->match.has_max || mem <= p->match.mem_max);
+	if (!p->match.has_min && !p->match.has_max)
+		snprintf(why, size, "no match: fits any machine");
+	else
+		snprintf(why, size, "match %s%s%s%s%s; %s has %s", p->match.has_min ? "mem_min " : "",
+			 p->match.has_min ? gb(p->match.mem_min, a, sizeof(a)) : "",
+			 p->match.has_min && p->match.has_max ? ", " : "", p->match.has_max ? "mem_max " : "",
+			 p->match.has_max ? gb(p->match.mem_max, b, sizeof(b)) : "", m->hostname,
+			 gb(mem, c, sizeof(c)));
+	return fits;
 }

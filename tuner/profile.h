@@ -47,6 +47,9 @@ int profile_load(const char *path, struct profile *p);
 /* The profile as a JSON object (json-c; the caller puts it): what report --json
  * and export --format json print. */
 struct json_object *profile_json(const struct profile *p);
+struct machine;
+/* Does the profile's match fit the machine? why gets the reason either way. */
+bool profile_fits(const struct profile *p, const struct machine *m, char *why, size_t size);
 /* Write a profile ("-" for stdout). Returns 0 or -1. */
 int profile_write(const char *path, const struct profile *p);
 

@@ -211,6 +211,11 @@ static void child_exec(char **argv, const struct cgroup *cg, int out, const sigs
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* a workload scoring a fake tree reads its knobs there */
+	if (vt.root[0])
+		setenv("VMTUNE_ROOT", vt.root, 1);
+	else
+		unsetenv("VMTUNE_ROOT");
 	execv(argv[0], argv);
 	fprintf(stderr, "vmtune: cannot run '%s': %s\n", argv[0], strerror(errno));
 	_exit(127);

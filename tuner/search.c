@@ -24,6 +24,8 @@
 #include "journal.h"
 #include "knob.h"
 #include "machine.h"
+#include "model.h"
+#include "pool.h"
 #include "profile.h"
 #include "runner.h"
 #include "search.h"
@@ -47,7 +49,8 @@ struct obs {
 	double inter[SEARCH_MAX_WORKLOADS];  /* the probe's p99 lateness + 1 ms (NAN without a probe) */
 	double played[SEARCH_MAX_WORKLOADS]; /* the probe's played ratio */
 	bool failed;
-	double score; /* cost relative to the baselines around it; lower is better */
+	double score;  /* cost relative to the baselines around it; lower is better */
+	double stored; /* the score the store holds */
 	long trial_id;
 };
 
@@ -86,7 +89,32 @@ struct search {
 	char swapfile[PATH_MAX];
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
 	int looks; /* times the confirmation data were tested */
+	/* --warm-start: the pooled trials of this workload from other runs and machines */
+	bool warm;
+	struct pool pool;
+	double feat[MACHINE_NFEAT]; /* this machine's */
+	bool cat[SPACE_MAX + MACHINE_NFEAT];
+	long warm_rec[SPACE_MAX]; /* what recommend would say, tried first */
+	bool warm_rec_tried;
+	struct gp hyper; /* the last full fit, reused between refits */
+	bool have_hyper;
+	int hyper_at; /* trials_done at that fit */
 };
+
+/* A point in the surrogate's coordinates: the coded knobs, and with a warm start
+ * this machine's features after them. */
+static int model_dims(const struct search *S)
+{
+	return S->warm ? pool_dims(&S->sp) : S->sp.d;
+}
+
+static void model_x(const struct search *S, const long *vals, double *x)
+{
+	if (S->warm)
+		pool_encode(&S->sp, vals, S->feat, x);
+	else
+		space_encode_point(&S->sp, vals, x);
+}
 
 const char *strategy_name(enum strategy s)
 {
@@ -468,8 +496,13 @@ static int measure(struct search *S, int p, enum kind kind)
 		warning("a baseline measurement of the original settings failed; it is left out");
 	S->nobs++;
 	rescore(S);
-	if (S->db)
-		store_trial_score(S->db, ob->trial_id, S->obs[S->nobs - 1].score, S->obs[S->nobs - 1].failed);
+	/* a new baseline changes the scores around it: the store keeps the latest */
+	for (w = 0; S->db && w < S->nobs; w++) {
+		struct obs *o = &S->obs[w];
+		if (o->trial_id > 0 && (o == ob || o->score != o->stored) &&
+		    store_trial_score(S->db, o->trial_id, o->score, o->failed) == 0)
+			o->stored = o->score;
+	}
 	return 0;
 }
 
@@ -555,7 +588,7 @@ static int n_initial(const struct search *S)
  * tried; when every setting has been tried (a small space), the best EI re-measures. */
 static void bo_candidate(struct search *S, const struct gp *gp, long *out)
 {
-	double x[SPACE_MAX], best_log = HUGE_VAL, best_ei = -1, best_ei_seen = -1;
+	double x[SPACE_MAX + MACHINE_NFEAT], best_log = HUGE_VAL, best_ei = -1, best_ei_seen = -1;
 	long vals[SPACE_MAX], seen[SPACE_MAX];
 	int order[8], nord = 0, i, j, k, tries;
 
@@ -609,7 +642,7 @@ static void bo_candidate(struct search *S, const struct gp *gp, long *out)
 			}
 		}
 		space_decode_point(&S->sp, x, vals); /* round to valid values */
-		space_encode_point(&S->sp, vals, x); /* and score them there */
+		model_x(S, vals, x);		     /* and score them there */
 		ei = gp_expected_improvement(gp, x, best_log);
 		if (find_point(S, vals) >= 0) {
 			if (ei > best_ei_seen) {
@@ -627,22 +660,46 @@ static void bo_candidate(struct search *S, const struct gp *gp, long *out)
 		memcpy(out, seen, sizeof(long) * (size_t)S->sp.d);
 }
 
+/* The surrogate over this search's observations (log score; the original
+ * settings are log 1 = 0 by definition) and, with a warm start, the pooled
+ * trials. The hyperparameters are fitted afresh every few trials and reused in
+ * between, which keeps a large warm pool quick. */
 static int fit_model(struct search *S, struct gp *gp)
 {
-	static double x[MAX_OBS * SPACE_MAX / 8], y[MAX_OBS];
-	int i, n = 0, cap = (int)(sizeof(x) / sizeof(x[0])) / S->sp.d;
+	int D = model_dims(S), cap = MAX_OBS + S->pool.npts, i, n = 0, rc;
+	double *x = malloc(sizeof(double) * (size_t)(cap * D)), *y = malloc(sizeof(double) * (size_t)cap);
+	bool refit;
 
-	/* the original settings score exactly 1 (log 0) by definition */
-	space_encode_point(&S->sp, S->points[0].vals, x);
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -1;
+	}
+	for (i = 0; S->warm && i < S->pool.npts; i++) {
+		const struct pool_point *pt = &S->pool.pts[i];
+		pool_encode(&S->sp, pt->vals, S->pool.machines[S->pool.runs[pt->run].machine].feat, x + n * D);
+		y[n++] = pt->y;
+	}
+	model_x(S, S->points[0].vals, x + n * D);
 	y[n++] = 0;
-	for (i = 0; i < S->nobs && n < cap; i++) {
+	for (i = 0; i < S->nobs; i++) {
 		const struct obs *ob = &S->obs[i];
 		if (ob->kind != K_CAND && ob->kind != K_REPEAT)
 			continue;
-		space_encode_point(&S->sp, S->points[ob->point].vals, x + n * S->sp.d);
+		model_x(S, S->points[ob->point].vals, x + n * D);
 		y[n++] = log(ob->score);
 	}
-	return n >= 2 ? gp_fit(gp, S->sp.d, S->sp.categorical, x, y, n) : -1;
+	refit = !S->have_hyper || !S->warm || S->trials_done - S->hyper_at >= 8;
+	rc = n >= 2 ? gp_fit_with(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, n, refit ? NULL : &S->hyper) : -1;
+	if (rc == 0 && refit && S->warm) {
+		if (S->have_hyper)
+			gp_free(&S->hyper);
+		S->have_hyper = gp_fit_with(&S->hyper, D, S->cat, x, y, n, gp) == 0;
+		S->hyper_at = S->trials_done;
+	}
+	free(x);
+	free(y);
+	return rc;
 }
 
 static void next_candidate(struct search *S, long *vals)
@@ -659,7 +716,16 @@ static void next_candidate(struct search *S, long *vals)
 		}
 		return;
 	}
-	if (S->o->strategy == STRAT_BO && S->trials_done >= n_initial(S) && fit_model(S, &gp) == 0) {
+	/* a warm start tries the pooled model's recommendation first, then goes by
+	 * the surrogate straight away: the pool stands in for the initial design */
+	if (S->warm && !S->warm_rec_tried) {
+		S->warm_rec_tried = true;
+		if (find_point(S, S->warm_rec) < 0) {
+			memcpy(vals, S->warm_rec, sizeof(long) * (size_t)S->sp.d);
+			return;
+		}
+	}
+	if (S->o->strategy == STRAT_BO && (S->warm || S->trials_done >= n_initial(S)) && fit_model(S, &gp) == 0) {
 		bo_candidate(S, &gp, vals);
 		gp_free(&gp);
 		return;
@@ -833,7 +899,7 @@ static int confirm(struct search *S, struct confirm *c, int *nc)
 static void sensitivity(struct search *S, const long *rec, double *sens)
 {
 	struct gp gp;
-	double x[SPACE_MAX];
+	double x[SPACE_MAX + MACHINE_NFEAT];
 	int i, k;
 
 	for (i = 0; i < S->sp.d; i++)
@@ -845,7 +911,7 @@ static void sensitivity(struct search *S, const long *rec, double *sens)
 		double lo = HUGE_VAL, hi = -HUGE_VAL, m, sd;
 		int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 9;
 
-		space_encode_point(&S->sp, rec, x);
+		model_x(S, rec, x);
 		for (k = 0; k < steps; k++) {
 			x[i] = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1);
 			gp_predict(&gp, x, &m, &sd);
@@ -1415,8 +1481,56 @@ static int setup(struct search *S, struct search_opts *o)
 	return 0;
 }
 
+/* --warm-start: pool the stored trials of these workloads (every --db, this run
+ * left out) and fit the model recommend uses, for its first candidate. */
+static int warm_setup(struct search *S, long exclude_run)
+{
+	struct pool_query q = { .objective = objective_name(S->o->objective), .exclude_run = exclude_run };
+	struct machine m;
+	struct model M;
+	int i;
+
+	for (i = 0; i < S->o->nwl && i < POOL_MAX_SPECS; i++)
+		q.specs[q.nspecs++] = S->o->wl[i].spec;
+	for (i = 0; i < vt.ndbs; i++)
+		if (access(vt.dbs[i], F_OK) == 0)
+			q.dbs[q.ndbs++] = vt.dbs[i];
+	machine_read(&m);
+	machine_features(&m, S->feat);
+	pool_categorical(&S->sp, S->cat);
+	if (pool_load(&S->pool, &q, &S->sp, &m) < 0)
+		return -1;
+	if (S->pool.npts < 3) {
+		info("--warm-start: %d stored trials of these workloads; starting cold", S->pool.ntrials);
+		pool_free(&S->pool);
+		return 0;
+	}
+	if (model_fit(&M, &S->pool, &S->sp, S->feat, NULL, NULL, 0) < 0) {
+		info("--warm-start: the pooled model does not fit; starting cold");
+		pool_free(&S->pool);
+		return 0;
+	}
+	model_best(&M, &S->pool, 1.0, S->o->seed, S->warm_rec);
+	{
+		char d[512];
+		double mean, sd;
+		model_predict(&M, S->warm_rec, &mean, &sd);
+		info("--warm-start: %d pooled trials from %d run%s on %d machine%s; first candidate %s "
+		     "(predicted %+.1f%%)",
+		     S->pool.ntrials, S->pool.nruns, S->pool.nruns == 1 ? "" : "s", S->pool.nmachines,
+		     S->pool.nmachines == 1 ? "" : "s", space_describe(&S->sp, S->warm_rec, false, d, sizeof(d)),
+		     100 * (exp(mean) - 1));
+	}
+	model_free(&M);
+	S->warm = true;
+	return 0;
+}
+
 static void teardown(struct search *S)
 {
+	if (S->have_hyper)
+		gp_free(&S->hyper);
+	pool_free(&S->pool);
 	if (S->sobol)
 		gsl_qrng_free(S->sobol);
 	if (S->rng)
@@ -1437,6 +1551,11 @@ int search_run(struct search_opts *o)
 	long rec[SPACE_MAX];
 	int i, nc = 0, rc = 0;
 
+	if (machine_overridden() && vt_live()) {
+		error("--machine describes another machine: a search of the live kernel records this "
+		      "machine's own fingerprint (--machine is for recommend, or with --root to simulate one)");
+		return EXIT_USAGE;
+	}
 	if (o->resume) {
 		struct store *db;
 		if (store_open(&db, vt.db) < 0)
@@ -1523,6 +1642,10 @@ int search_run(struct search_opts *o)
 			goto out;
 		}
 		info("run %ld in %s", S.run_id, vt.db);
+	}
+	if (o->warm_start && warm_setup(&S, S.run_id) < 0) {
+		rc = EXIT_ENV;
+		goto out;
 	}
 	S.t0 = now();
 	if (search_loop(&S) < 0 || confirm(&S, c, &nc) < 0) {

@@ -39,6 +39,7 @@ struct search_opts {
 	unsigned long seed;
 	const char *out;
 	bool apply, dry_run;
+	bool warm_start; /* seed the surrogate with the pooled trials of every --db */
 	long resume;
 	uint64_t mem_limit, swap;
 	double timeout;

@@ -326,6 +326,41 @@ int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg)
 	return rc;
 }
 
+int store_runs_each(struct store *s, store_run_cb cb, void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT id, uuid, status, machine, config FROM runs ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(s, "cannot read runs");
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+		rc = cb(arg, (long)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
+			(const char *)sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_scores_each(struct store *s, long run, store_score_cb cb, void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id, kind, settings, score, failed FROM trials WHERE run_id=? ORDER BY seq", -1,
+			       &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot read trials");
+	sqlite3_bind_int64(st, 1, run);
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+		rc = cb(arg, (long)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2),
+			sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3),
+			sqlite3_column_int(st, 4) != 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 double store_mean_run_seconds(struct store *s, const char *spec, long *n)
 {
 	sqlite3_stmt *st;

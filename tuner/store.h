@@ -29,6 +29,15 @@ typedef int (*store_trial_cb)(void *arg, long trial_id, int seq, const char *kin
 			      bool failed, const double *metrics, const double *inter, const double *played,
 			      int nmetrics);
 int store_trials_each(struct store *s, long run, store_trial_cb cb, void *arg);
+/* Every run: its id, uuid, status and the machine and config JSON texts. */
+typedef int (*store_run_cb)(void *arg, long id, const char *uuid, const char *status, const char *machine_json,
+			    const char *config_json);
+int store_runs_each(struct store *s, store_run_cb cb, void *arg);
+/* A run's trials as scored: kind, settings JSON, score (the cost relative to the
+ * run's own baselines; NAN when unscored) and whether it failed. */
+typedef int (*store_score_cb)(void *arg, long trial_id, const char *kind, const char *settings_json, double score,
+			      bool failed);
+int store_scores_each(struct store *s, long run, store_score_cb cb, void *arg);
 /* Mean wall time of the stored successful runs of a workload (0 when none). */
 double store_mean_run_seconds(struct store *s, const char *spec, long *n);
 

@@ -23,6 +23,8 @@ struct vt_ctx {
 	char root[PATH_MAX]; /* "" for the live system */
 	char state_dir[PATH_MAX];
 	char db[PATH_MAX];
+	const char *dbs[16]; /* every --db given, the first is db (recommend reads them all) */
+	int ndbs;
 	int verbose;
 	int quiet;
 	int json;

@@ -1,0 +1,529 @@
+/* cmd-recommend.c - `vmtune recommend`: settings for this machine (or --machine
+ * FILE) from every stored trial of a workload, across runs and machines. A
+ * Gaussian process over the knobs and the machine features (model.c) predicts
+ * each setting's cost relative to the machine's original settings; the
+ * recommendation is the setting whose prediction is good with some certainty
+ * (lowest mean + one sd). With no stored trials, the shipped profile whose match
+ * fits this machine. */
+#include <dirent.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "knob.h"
+#include "mix.h"
+#include "model.h"
+#include "pool.h"
+#include "profile.h"
+#include "space.h"
+#include "vmtune.h"
+
+#ifndef PROFILE_DIR
+#define PROFILE_DIR "/usr/local/share/vmtune/profiles"
+#endif
+
+static const char recommend_help[] =
+    "  -w, --workload SPEC   the workload the settings are for, as it was searched (repeatable: a mix)\n"
+    "      --mix FILE        the workloads and objective of a mix\n"
+    "      --objective O     throughput (default), interactive or balanced: as the searches used\n"
+    "  -k, --knobs LIST      knobs to recommend (default: every knob the stored searches varied)\n"
+    "      --db FILE         a results store to pool (repeatable; default STATE/vmtune.db)\n"
+    "  -o, --out FILE        write the recommendation as a profile\n"
+    "      --explain         which trials and machine features drove each value\n"
+    "      --profiles DIR    shipped profiles for the fallback (default: next to vmtune, then\n"
+    "                        " PROFILE_DIR ")\n"
+    "      --seed N          seed of the optimiser (default 1)\n";
+
+struct rec {
+	struct pool_query q;
+	struct machine m;
+	double feat[MACHINE_NFEAT];
+	struct space sp;
+	struct pool pool;
+	struct model model;
+	long vals[SPACE_MAX];
+	double mean, sd, own_sim_trials;
+	const char *out, *profiles;
+	bool explain;
+	unsigned long seed;
+};
+
+static double pct(double logc)
+{
+	return 100 * (exp(logc) - 1);
+}
+
+/* --- the fallback: a shipped profile whose match fits ----------------------------- */
+
+static int profile_dirs(const char *given, char dirs[][PATH_MAX], int max)
+{
+	char exe[PATH_MAX];
+	const char *env = getenv("VMTUNE_PROFILE_DIR");
+	ssize_t n;
+	int k = 0;
+
+	if (given) {
+		snprintf(dirs[k++], PATH_MAX, "%s", given);
+		return k;
+	}
+	if (env && *env)
+		snprintf(dirs[k++], PATH_MAX, "%s", env);
+	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
+		const char *dir;
+		exe[n] = '\0';
+		dir = dirname(exe);
+		/* the source tree (build/vmtune) or PREFIX/bin/vmtune */
+		snprintf(dirs[k++], PATH_MAX, "%s/../profiles", dir);
+		snprintf(dirs[k++], PATH_MAX, "%s/../share/vmtune/profiles", dir);
+	}
+	if (k < max)
+		snprintf(dirs[k++], PATH_MAX, "%s", PROFILE_DIR);
+	return k;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The fitting profile with the narrowest match (both bounds before one, none last). */
+static int fallback(struct rec *R, const char *reason)
+{
+	char dirs[4][PATH_MAX], path[PATH_MAX], best_path[PATH_MAX] = "", why[256], best_why[256] = "";
+	static struct profile p, best;
+	int nd = profile_dirs(R->profiles, dirs, 4), d, i, n, best_rank = -1;
+	json_object *j;
+
+	for (d = 0; d < nd && !best_path[0]; d++) {
+		struct dirent **list;
+		if ((n = scandir(dirs[d], &list, NULL, by_name)) < 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			size_t len = strlen(list[i]->d_name);
+			if (len > 5 && strcmp(list[i]->d_name + len - 5, ".yaml") == 0) {
+				int rank;
+				snprintf(path, sizeof(path), "%s/%s", dirs[d], list[i]->d_name);
+				if (profile_load(path, &p) != 0)
+					warning("skipping %s: it does not load", path);
+				else if (profile_fits(&p, &R->m, why, sizeof(why)) &&
+					 (rank = p.match.has_min + p.match.has_max) > best_rank) {
+					best_rank = rank;
+					best = p;
+					snprintf(best_path, sizeof(best_path), "%s", path);
+					snprintf(best_why, sizeof(best_why), "%s", why);
+				} else {
+					verbose("%s does not fit: %s", path, why);
+				}
+			}
+			free(list[i]);
+		}
+		free(list);
+	}
+	if (vt.json) {
+		j = json_object_new_object();
+		json_object_object_add(j, "source", json_object_new_string(best_path[0] ? "shipped-profile" : "none"));
+		json_object_object_add(j, "reason", json_object_new_string(reason));
+		if (best_path[0]) {
+			json_object_object_add(j, "profile", json_object_new_string(best_path));
+			json_object_object_add(j, "match", json_object_new_string(best_why));
+			json_object *pj = profile_json(&best), *set = NULL;
+			json_object_object_get_ex(pj, "settings", &set);
+			json_object_object_add(j, "settings", json_object_get(set));
+			json_object_put(pj);
+		}
+		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+		json_object_put(j);
+	} else {
+		printf("%s\n", reason);
+		if (!best_path[0]) {
+			printf("no shipped profile fits %s either: keep the current settings, or run vmtune search\n",
+			       R->m.hostname);
+		} else {
+			char v[64];
+			printf("fallback: the shipped profile %s (%s)\n", best.name, best_path);
+			printf("why: %s\n", best_why);
+			printf(
+			    "settings (not measured on this machine; vmtune search would show whether they help):\n");
+			for (i = 0; i < best.nsettings; i++)
+				printf("  %-28s %s\n", best.settings[i].def->name,
+				       knob_format_value(best.settings[i].def, best.settings[i].value, v, sizeof(v)));
+		}
+	}
+	if (R->out && best_path[0]) {
+		snprintf(best.description, sizeof(best.description), "the shipped profile %s, chosen by its match (%s)",
+			 best.name, best_why);
+		if (profile_write(R->out, &best) < 0)
+			return EXIT_ENV;
+		if (!vt.json)
+			printf("profile: %s\n", R->out);
+	}
+	return 0;
+}
+
+/* --- the model ------------------------------------------------------------------ */
+
+static const char *knob_text(const struct knob_def *d, long v, char *buf, size_t size)
+{
+	return knob_format_value(d, v, buf, size);
+}
+
+static void print_sources(const struct rec *R)
+{
+	char sum[160];
+	int i;
+
+	for (i = 0; i < R->pool.nmachines; i++) {
+		const struct pool_machine *pm = &R->pool.machines[i];
+		printf("  %-20s %s  %4d trial%s in %d run%s  (%s)\n", pm->m.hostname, pm->own ? "this machine   " : "",
+		       pm->ntrials, pm->ntrials == 1 ? "" : "s", pm->nruns, pm->nruns == 1 ? "" : "s",
+		       machine_summary(&pm->m, sum, sizeof(sum)));
+		if (!pm->own)
+			printf("  %-20s similarity %.2f\n", "", model_similarity(&R->model, R->feat, pm->feat));
+	}
+}
+
+/* What drove one knob's value: the predicted change across its range with the
+ * others held, and the trials whose weight moves the prediction most between
+ * the recommended value and the original one. */
+static void explain_knob(const struct rec *R, int k)
+{
+	const struct space_dim *dm = &R->sp.dim[k];
+	long alt[SPACE_MAX];
+	double m, s, *wa, *wb;
+	int levels = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 7, j, n = R->model.gp.n, top[3] = { -1, -1, -1 };
+	double topv[3] = { 0 };
+	char v[64], desc[512];
+
+	printf("%s = %s\n  predicted change by value (others as recommended):", dm->def->name,
+	       knob_text(dm->def, R->vals[k], v, sizeof(v)));
+	for (j = 0; j < levels; j++) {
+		memcpy(alt, R->vals, sizeof(alt));
+		alt[k] = dm->categorical ? dm->lo + j : space_decode(dm, -1 + 2.0 * j / (levels - 1));
+		if (j && alt[k] == (dm->categorical ? alt[k] : space_decode(dm, -1 + 2.0 * (j - 1) / (levels - 1))))
+			continue;
+		model_predict(&R->model, alt, &m, &s);
+		printf(" %s:%+.0f%%", knob_text(dm->def, alt[k], v, sizeof(v)), pct(m));
+	}
+	printf("\n");
+	if (R->vals[k] == dm->original)
+		return;
+	wa = malloc(sizeof(double) * (size_t)n);
+	wb = malloc(sizeof(double) * (size_t)n);
+	if (!wa || !wb) {
+		free(wa);
+		free(wb);
+		return;
+	}
+	{
+		double xa[SPACE_MAX + MACHINE_NFEAT], xb[SPACE_MAX + MACHINE_NFEAT];
+		memcpy(alt, R->vals, sizeof(alt));
+		alt[k] = dm->original;
+		pool_encode(&R->sp, R->vals, R->feat, xa);
+		pool_encode(&R->sp, alt, R->feat, xb);
+		gp_contributions(&R->model.gp, xa, wa);
+		gp_contributions(&R->model.gp, xb, wb);
+	}
+	/* the trials that pull the recommended value below the original most */
+	for (j = 0; j < n; j++) {
+		double d = wb[j] - wa[j];
+		int t;
+		if (R->model.pt[j] < 0 || d <= topv[2])
+			continue;
+		for (t = 2; t > 0 && d > topv[t - 1]; t--) {
+			topv[t] = topv[t - 1];
+			top[t] = top[t - 1];
+		}
+		topv[t] = d;
+		top[t] = j;
+	}
+	printf("  against the original %s, most weight from:\n", knob_text(dm->def, dm->original, v, sizeof(v)));
+	for (j = 0; j < 3 && top[j] >= 0; j++) {
+		const struct pool_point *pt = &R->pool.pts[R->model.pt[top[j]]];
+		const struct pool_machine *pm = &R->pool.machines[R->pool.runs[pt->run].machine];
+		printf("    %-16s run %.8s  %s  measured %+.1f%% (%d measurement%s)%s\n", pm->m.hostname,
+		       R->pool.runs[pt->run].uuid, space_describe(&R->sp, pt->vals, true, desc, sizeof(desc)),
+		       pct(pt->y), pt->n, pt->n == 1 ? "" : "s", pt->filled ? ", some knobs filled in" : "");
+	}
+	free(wa);
+	free(wb);
+}
+
+static void explain(const struct rec *R)
+{
+	int k;
+
+	printf("\nwhy:\n");
+	for (k = 0; k < R->sp.d; k++)
+		explain_knob(R, k);
+	printf("relevance (the model's length scale; shorter matters more, 20 hardly at all):\n  knobs:");
+	for (k = 0; k < R->sp.d; k++)
+		printf(" %s %.2g%s", R->sp.dim[k].def->name, exp(R->model.gp.log_l[k]), k + 1 < R->sp.d ? "," : "");
+	printf("\n  machine:");
+	for (k = 0; k < MACHINE_NFEAT; k++)
+		printf(" %s %.2g%s", machine_feature_names[k], exp(R->model.gp.log_l[R->sp.d + k]),
+		       k + 1 < MACHINE_NFEAT ? "," : "");
+	printf("\n");
+}
+
+static int write_out(const struct rec *R, const char *what)
+{
+	struct profile p;
+	time_t t = time(NULL);
+	struct tm tm;
+	int i;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.name, sizeof(p.name), "%s-recommended", R->m.hostname);
+	snprintf(p.description, sizeof(p.description),
+		 "vmtune recommend for %s from %d stored trials (%s): predicted change %+.1f%% "
+		 "(95%% interval %+.1f%% .. %+.1f%%), not measured here",
+		 R->q.nspecs > 1 ? "a mix" : R->q.specs[0], R->pool.ntrials, what, pct(R->mean),
+		 pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
+	gmtime_r(&t, &tm);
+	strftime(p.created, sizeof(p.created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	p.machine.present = true;
+	snprintf(p.machine.hostname, sizeof(p.machine.hostname), "%s", R->m.hostname);
+	snprintf(p.machine.kernel, sizeof(p.machine.kernel), "%s", R->m.kernel);
+	p.machine.cpus = R->m.cpus;
+	p.machine.mem_total_kb = R->m.mem_total_kb;
+	p.machine.swap_total_kb = R->m.swap_total_kb;
+	for (i = 0; i < R->sp.d; i++) {
+		p.settings[i].def = R->sp.dim[i].def;
+		p.settings[i].value = R->vals[i];
+	}
+	p.nsettings = R->sp.d;
+	return profile_write(R->out, &p) < 0 ? EXIT_ENV : 0;
+}
+
+static void print_json(const struct rec *R, const char *what)
+{
+	json_object *j = json_object_new_object(), *set = json_object_new_object(), *src = json_object_new_array();
+	char v[64];
+	int i;
+
+	json_object_object_add(j, "source", json_object_new_string("model"));
+	json_object_object_add(j, "basis", json_object_new_string(what));
+	json_object_object_add(j, "machine", json_object_new_string(R->m.hostname));
+	for (i = 0; i < R->sp.d; i++) {
+		const struct knob_def *d = R->sp.dim[i].def;
+		json_object_object_add(set, d->name,
+				       d->type == KT_ENUM
+					   ? json_object_new_string(knob_text(d, R->vals[i], v, sizeof(v)))
+					   : json_object_new_int64(R->vals[i]));
+	}
+	json_object_object_add(j, "settings", set);
+	json_object_object_add(j, "predicted_change_pct", json_object_new_double(pct(R->mean)));
+	json_object_object_add(j, "predicted_ci95_pct_lo", json_object_new_double(pct(R->mean - 1.96 * R->sd)));
+	json_object_object_add(j, "predicted_ci95_pct_hi", json_object_new_double(pct(R->mean + 1.96 * R->sd)));
+	json_object_object_add(j, "trials", json_object_new_int(R->pool.ntrials));
+	json_object_object_add(j, "points", json_object_new_int(R->pool.npts));
+	for (i = 0; i < R->pool.nmachines; i++) {
+		const struct pool_machine *pm = &R->pool.machines[i];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "hostname", json_object_new_string(pm->m.hostname));
+		json_object_object_add(o, "this_machine", json_object_new_boolean(pm->own));
+		json_object_object_add(o, "similarity",
+				       json_object_new_double(model_similarity(&R->model, R->feat, pm->feat)));
+		json_object_object_add(o, "runs", json_object_new_int(pm->nruns));
+		json_object_object_add(o, "trials", json_object_new_int(pm->ntrials));
+		json_object_array_add(src, o);
+	}
+	json_object_object_add(j, "machines", src);
+	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(j);
+}
+
+static int recommend(struct rec *R, const char *knobs)
+{
+	char found[2048], list[2048], sum[160], a[64], b[64], what[160];
+	int nmatch, i, own = 0, own_trials = 0;
+	double best_sim = 0;
+	const char *best_host = "";
+
+	machine_features(&R->m, R->feat);
+	if ((nmatch = pool_knobs(&R->q, found, sizeof(found))) < 0)
+		return EXIT_ENV;
+	snprintf(list, sizeof(list), "%s", knobs ? knobs : found);
+	if (nmatch == 0 || !list[0])
+		return fallback(R, "no stored search of these workloads (with this objective)");
+	/* only the knobs this machine has */
+	{
+		char keep[2048] = "", *save = NULL, *tok;
+		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			const struct knob_def *d = knob_find(tok);
+			struct knob_state st;
+			if (!d) {
+				error("--knobs: no knob '%s' (see 'vmtune knobs')", tok);
+				return EXIT_USAGE;
+			}
+			knob_probe(d, &st);
+			if (st.status != KS_AVAILABLE) {
+				verbose("%s is not available here (%s); not recommended", tok, st.why);
+				continue;
+			}
+			snprintf(keep + strlen(keep), sizeof(keep) - strlen(keep), "%s%s", keep[0] ? "," : "", tok);
+		}
+		if (!keep[0])
+			return fallback(R, "none of the knobs the stored searches varied is available here");
+		if ((i = space_build(&R->sp, keep)) != 0)
+			return i;
+	}
+	if (pool_load(&R->pool, &R->q, &R->sp, &R->m) < 0)
+		return EXIT_ENV;
+	if (R->pool.npts < 3 || model_fit(&R->model, &R->pool, &R->sp, R->feat, NULL, NULL, 0) < 0)
+		return fallback(R, "too few stored trials of these workloads for a model");
+	model_best(&R->model, &R->pool, 1.0, R->seed, R->vals);
+	model_predict(&R->model, R->vals, &R->mean, &R->sd);
+	for (i = 0; i < R->pool.nmachines; i++) {
+		const struct pool_machine *pm = &R->pool.machines[i];
+		double s = model_similarity(&R->model, R->feat, pm->feat);
+		if (pm->own) {
+			own++;
+			own_trials += pm->ntrials;
+		} else if (s > best_sim) {
+			best_sim = s;
+			best_host = pm->m.hostname;
+		}
+	}
+	if (own)
+		snprintf(what, sizeof(what), "%d trials from this machine and %d from %d other machine%s", own_trials,
+			 R->pool.ntrials - own_trials, R->pool.nmachines - own,
+			 R->pool.nmachines - own == 1 ? "" : "s");
+	else
+		snprintf(what, sizeof(what), "transferred from %d other machine%s, the most similar %s (%.2f)",
+			 R->pool.nmachines, R->pool.nmachines == 1 ? "" : "s", best_host, best_sim);
+	if (vt.json) {
+		print_json(R, what);
+	} else {
+		printf("machine: %s (%s)\n", R->m.hostname, machine_summary(&R->m, sum, sizeof(sum)));
+		printf("data: %d trials (%d distinct settings) of %s%s, %d run%s on %d machine%s:\n", R->pool.ntrials,
+		       R->pool.npts, R->q.specs[0], R->q.nspecs > 1 ? " and the rest of the mix" : "", R->pool.nruns,
+		       R->pool.nruns == 1 ? "" : "s", R->pool.nmachines, R->pool.nmachines == 1 ? "" : "s");
+		print_sources(R);
+		printf("basis: %s\n", what);
+		printf("recommended:\n");
+		for (i = 0; i < R->sp.d; i++) {
+			const struct knob_def *d = R->sp.dim[i].def;
+			printf("  %-28s %-10s (original %s)\n", d->name, knob_text(d, R->vals[i], a, sizeof(a)),
+			       knob_text(d, R->sp.dim[i].original, b, sizeof(b)));
+		}
+		printf("predicted %s: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original settings\n",
+		       R->q.nspecs > 1 || strcmp(R->q.objective, "throughput") ? "cost" : "cost (time or 1/rate)",
+		       pct(R->mean), pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
+		if (R->mean + 1.96 * R->sd >= 0)
+			printf("the model is not sure these beat the original settings: measure them "
+			       "(vmtune search --warm-start)\n");
+		else
+			printf(
+			    "predicted by the model, not measured as such: vmtune search --warm-start measures it\n");
+		if (R->explain)
+			explain(R);
+	}
+	if (R->out) {
+		if ((i = write_out(R, what)) != 0)
+			return i;
+		if (!vt.json)
+			printf("profile: %s\n", R->out);
+	}
+	return 0;
+}
+
+int cmd_recommend(int argc, char **argv)
+{
+	enum { O_MIX = 256, O_OBJECTIVE, O_EXPLAIN, O_PROFILES, O_SEED };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },	     { "workload", required_argument, NULL, 'w' },
+		{ "mix", required_argument, NULL, O_MIX },   { "objective", required_argument, NULL, O_OBJECTIVE },
+		{ "knobs", required_argument, NULL, 'k' },   { "out", required_argument, NULL, 'o' },
+		{ "explain", no_argument, NULL, O_EXPLAIN }, { "profiles", required_argument, NULL, O_PROFILES },
+		{ "seed", required_argument, NULL, O_SEED }, { NULL, 0, NULL, 0 },
+	};
+	static struct rec R;
+	static struct mix mix;
+	const char *knobs = NULL, *mixfile = NULL;
+	char *end;
+	int c, i, rc;
+
+	memset(&R, 0, sizeof(R));
+	R.q.objective = NULL;
+	R.seed = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hw:k:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_cmd_help("recommend", recommend_help);
+			return 0;
+		case 'w':
+			if (R.q.nspecs >= POOL_MAX_SPECS)
+				return usage_error("recommend", "at most %d workloads", POOL_MAX_SPECS);
+			R.q.specs[R.q.nspecs++] = strcmp(optarg, "mtest01") == 0 ? "mtest01 -p 80 -w" : optarg;
+			break;
+		case O_MIX:
+			mixfile = optarg;
+			break;
+		case O_OBJECTIVE:
+			if (strcmp(optarg, "throughput") && strcmp(optarg, "interactive") && strcmp(optarg, "balanced"))
+				return usage_error("recommend", "--objective %s: throughput, interactive or balanced",
+						   optarg);
+			R.q.objective = optarg;
+			break;
+		case 'k':
+			knobs = optarg;
+			break;
+		case 'o':
+			R.out = optarg;
+			break;
+		case O_EXPLAIN:
+			R.explain = true;
+			break;
+		case O_PROFILES:
+			R.profiles = optarg;
+			break;
+		case O_SEED:
+			R.seed = strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				return usage_error("recommend", "--seed %s: not a number", optarg);
+			break;
+		default:
+			return usage_error("recommend", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return usage_error("recommend", "unexpected argument '%s'", argv[optind]);
+	if (mixfile) {
+		if (R.q.nspecs)
+			return usage_error("recommend", "--mix and --workload exclude each other");
+		if ((rc = mix_load(mixfile, &mix)) != 0)
+			return rc;
+		for (i = 0; i < mix.nwl && i < POOL_MAX_SPECS; i++)
+			R.q.specs[R.q.nspecs++] = mix.wl[i].run;
+		if (!R.q.objective && mix.objective[0])
+			R.q.objective = mix.objective;
+	}
+	if (!R.q.nspecs)
+		return usage_error("recommend", "which workload? --workload SPEC or --mix FILE");
+	if (!R.q.objective)
+		R.q.objective = "throughput";
+	for (i = 0; i < vt.ndbs; i++) {
+		struct stat sb;
+		if (stat(vt.dbs[i], &sb) == 0) {
+			R.q.dbs[R.q.ndbs++] = vt.dbs[i];
+		} else if (vt.dbs[i] != vt.db) { /* the default store may not exist yet */
+			error("--db %s: no such results store", vt.dbs[i]);
+			return EXIT_USAGE;
+		}
+	}
+	machine_read(&R.m);
+	rc = recommend(&R, knobs);
+	model_free(&R.model);
+	pool_free(&R.pool);
+	return rc;
+}

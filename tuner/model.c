@@ -1,0 +1,147 @@
+/* model.c - one Gaussian process over the coded knobs and the machine features
+ * (gp.c: ARD length scales, so the data decide how much a machine's memory or
+ * swap device matters). Trials from this very machine are at distance 0 in the
+ * features and so dominate its predictions; other machines count as much as
+ * the fitted kernel says they are alike. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "vmtune.h"
+
+int model_fit(struct model *M, const struct pool *p, const struct space *sp, const double *feat, const double *extra_x,
+	      const double *extra_y, int nextra)
+{
+	int D = pool_dims(sp), n = p->npts + nextra, i, rc;
+	double *x, *y;
+
+	memset(M, 0, sizeof(*M));
+	M->sp = sp;
+	M->dims = D;
+	pool_categorical(sp, M->cat);
+	memcpy(M->feat, feat, sizeof(M->feat));
+	if (n < 2)
+		return -1;
+	x = malloc(sizeof(double) * (size_t)(n * D));
+	y = malloc(sizeof(double) * (size_t)n);
+	M->pt = malloc(sizeof(int) * (size_t)n);
+	if (!x || !y || !M->pt) {
+		free(x);
+		free(y);
+		free(M->pt);
+		M->pt = NULL;
+		return error("out of memory");
+	}
+	for (i = 0; i < p->npts; i++) {
+		pool_encode(sp, p->pts[i].vals, p->machines[p->runs[p->pts[i].run].machine].feat, x + i * D);
+		y[i] = p->pts[i].y;
+		M->pt[i] = i;
+	}
+	for (i = 0; i < nextra; i++) {
+		memcpy(x + (p->npts + i) * D, extra_x + i * D, sizeof(double) * (size_t)D);
+		y[p->npts + i] = extra_y[i];
+		M->pt[p->npts + i] = -1;
+	}
+	rc = gp_fit(&M->gp, D, M->cat, x, y, n);
+	free(x);
+	free(y);
+	if (rc < 0) {
+		free(M->pt);
+		M->pt = NULL;
+	}
+	return rc;
+}
+
+void model_predict(const struct model *M, const long *vals, double *mean, double *sd)
+{
+	double x[SPACE_MAX + MACHINE_NFEAT];
+
+	pool_encode(M->sp, vals, M->feat, x);
+	gp_predict(&M->gp, x, mean, sd);
+}
+
+static double value_of(const struct model *M, const long *vals, double caution)
+{
+	double m, s;
+
+	model_predict(M, vals, &m, &s);
+	return m + caution * s;
+}
+
+void model_best(const struct model *M, const struct pool *p, double caution, unsigned long seed, long *vals)
+{
+	const struct space *sp = M->sp;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	long cand[SPACE_MAX], best[SPACE_MAX];
+	double bestv, x[SPACE_MAX];
+	int i, k, t, j;
+
+	gsl_rng_set(rng, seed);
+	/* the original settings, then every stored setting (evaluated for this machine) */
+	for (k = 0; k < sp->d; k++)
+		best[k] = sp->dim[k].original;
+	bestv = value_of(M, best, caution);
+	for (i = 0; i < p->npts; i++) {
+		double v = value_of(M, p->pts[i].vals, caution);
+		if (v < bestv) {
+			bestv = v;
+			memcpy(best, p->pts[i].vals, sizeof(long) * (size_t)sp->d);
+		}
+	}
+	/* random points over the box */
+	for (t = 0; t < 3000; t++) {
+		double v;
+		for (k = 0; k < sp->d; k++) {
+			const struct space_dim *dm = &sp->dim[k];
+			double u = gsl_rng_uniform(rng);
+			x[k] =
+			    dm->categorical ? (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1))) : 2 * u - 1;
+		}
+		space_decode_point(sp, x, cand);
+		if ((v = value_of(M, cand, caution)) < bestv) {
+			bestv = v;
+			memcpy(best, cand, sizeof(cand));
+		}
+	}
+	/* then coordinate steps from the best, until no single knob change helps */
+	for (t = 0; t < 20; t++) {
+		bool improved = false;
+		for (k = 0; k < sp->d; k++) {
+			const struct space_dim *dm = &sp->dim[k];
+			int levels = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 65;
+			for (j = 0; j < levels; j++) {
+				double f;
+				memcpy(cand, best, sizeof(cand));
+				cand[k] = dm->categorical ? dm->lo + j : space_decode(dm, -1 + 2.0 * j / (levels - 1));
+				if ((f = value_of(M, cand, caution)) < bestv - 1e-12) {
+					bestv = f;
+					memcpy(best, cand, sizeof(cand));
+					improved = true;
+				}
+			}
+		}
+		if (!improved)
+			break;
+	}
+	memcpy(vals, best, sizeof(long) * (size_t)sp->d);
+	gsl_rng_free(rng);
+}
+
+double model_similarity(const struct model *M, const double *fa, const double *fb)
+{
+	double a[SPACE_MAX + MACHINE_NFEAT] = { 0 }, b[SPACE_MAX + MACHINE_NFEAT] = { 0 };
+
+	memcpy(a + M->sp->d, fa, sizeof(double) * MACHINE_NFEAT);
+	memcpy(b + M->sp->d, fb, sizeof(double) * MACHINE_NFEAT);
+	return gp_correlation(&M->gp, a, b, M->sp->d, M->dims);
+}
+
+void model_free(struct model *M)
+{
+	if (M->pt)
+		gp_free(&M->gp);
+	free(M->pt);
+	M->pt = NULL;
+}

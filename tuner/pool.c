@@ -1,0 +1,360 @@
+/* pool.c - every stored trial of a workload, from every run and machine, as
+ * points for a model: each trial's cost relative to its own run's baselines (the
+ * score the search stored), its settings in the coordinates of a search space,
+ * and the features of the machine it ran on. Repeated measurements of the same
+ * settings in one run are averaged into one point; a large pool is thinned
+ * (this machine's points first, then the best, then evenly) so a Gaussian
+ * process stays quick. */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knob.h"
+#include "pool.h"
+#include "store.h"
+#include "vmtune.h"
+
+#define POOL_CAP 240
+
+static json_object *get(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* Does a run's config ask for the same workloads and objective? */
+static bool run_matches(const struct pool_query *q, json_object *cfg)
+{
+	json_object *wl = get(cfg, "workloads"), *ob = get(cfg, "objective");
+	size_t i, n;
+	int j;
+
+	if (!wl || !json_object_is_type(wl, json_type_array))
+		return false;
+	n = json_object_array_length(wl);
+	if ((int)n != q->nspecs)
+		return false;
+	if (strcmp(ob ? json_object_get_string(ob) : "throughput", q->objective ? q->objective : "throughput") != 0)
+		return false;
+	for (j = 0; j < q->nspecs; j++) {
+		bool found = false;
+		for (i = 0; i < n && !found; i++)
+			found = strcmp(json_object_get_string(get(json_object_array_get_idx(wl, i), "spec")),
+				       q->specs[j]) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+struct walk {
+	const struct pool_query *q;
+	struct store *db;
+	int dbi; /* which of q->dbs */
+	/* pool_knobs */
+	char *buf;
+	size_t size;
+	int nmatch;
+	/* pool_load */
+	struct pool *p;
+	const struct space *sp;
+	const struct machine *target;
+	long fill[SPACE_MAX];
+	int run;
+	size_t cap;
+};
+
+static bool excluded(const struct walk *w, long id)
+{
+	return w->dbi == 0 && w->q->exclude_run && id == w->q->exclude_run;
+}
+
+static int knobs_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
+{
+	struct walk *w = arg;
+	json_object *cfg = json_tokener_parse(cj), *kn;
+	size_t i;
+
+	(void)uuid;
+	(void)status;
+	(void)mj;
+	if (excluded(w, id)) {
+		json_object_put(cfg);
+		return 0;
+	}
+	if (run_matches(w->q, cfg)) {
+		w->nmatch++;
+		if ((kn = get(cfg, "knobs")))
+			for (i = 0; i < json_object_array_length(kn); i++) {
+				const char *name = json_object_get_string(json_object_array_get_idx(kn, i));
+				char pat[80], wrapped[4096];
+				snprintf(pat, sizeof(pat), ",%s,", name);
+				snprintf(wrapped, sizeof(wrapped), ",%s,", w->buf);
+				if (!strstr(wrapped, pat) && knob_find(name) &&
+				    strlen(w->buf) + strlen(name) + 2 < w->size)
+					snprintf(w->buf + strlen(w->buf), w->size - strlen(w->buf), "%s%s",
+						 w->buf[0] ? "," : "", name);
+			}
+	}
+	json_object_put(cfg);
+	return 0;
+}
+
+int pool_knobs(const struct pool_query *q, char *buf, size_t size)
+{
+	struct walk w = { .q = q, .buf = buf, .size = size };
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < q->ndbs; i++) {
+		w.dbi = i;
+		if (store_open(&w.db, q->dbs[i]) < 0)
+			return -1;
+		if (store_runs_each(w.db, knobs_cb, &w) < 0) {
+			store_close(w.db);
+			return -1;
+		}
+		store_close(w.db);
+	}
+	return w.nmatch;
+}
+
+static int find_machine(struct pool *p, const struct machine *m, const double *feat)
+{
+	int i;
+
+	for (i = 0; i < p->nmachines; i++)
+		if (strcmp(p->machines[i].m.hostname, m->hostname) == 0 &&
+		    memcmp(p->machines[i].feat, feat, sizeof(double) * MACHINE_NFEAT) == 0)
+			return i;
+	return -1;
+}
+
+static bool same_machine(const struct machine *a, const struct machine *b)
+{
+	return strcmp(a->hostname, b->hostname) == 0 &&
+	       fabs((double)(a->mem_total_kb - b->mem_total_kb)) <= 0.05 * (double)b->mem_total_kb;
+}
+
+/* One trial into the pool: averaged with an earlier point of the same settings
+ * in the same run. */
+static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, double score, bool failed)
+{
+	struct walk *w = arg;
+	struct pool *p = w->p;
+	struct pool_run *r = &p->runs[w->run];
+	json_object *o, *v;
+	long vals[SPACE_MAX];
+	bool filled = false;
+	double y;
+	int i;
+
+	(void)trial_id;
+	if (strstr(kind, "baseline"))
+		y = 0; /* the run's original settings: its yardstick */
+	else if (isfinite(score) && score > 0)
+		y = log(score); /* failed trials carry the search's penalty */
+	else
+		return 0;
+	(void)failed;
+	if (!(o = json_tokener_parse(sj)))
+		return 0;
+	for (i = 0; i < w->sp->d; i++) {
+		const struct knob_def *d = w->sp->dim[i].def;
+		char why[160];
+		if ((v = get(o, d->name)) &&
+		    knob_parse_value(d, json_object_get_string(v), &vals[i], why, sizeof(why)) == 0)
+			continue;
+		vals[i] = w->fill[i];
+		filled = true;
+	}
+	json_object_put(o);
+	for (i = p->npts - 1; i >= 0 && p->pts[i].run == w->run; i--)
+		if (memcmp(p->pts[i].vals, vals, sizeof(long) * (size_t)w->sp->d) == 0) {
+			p->pts[i].y += (y - p->pts[i].y) / (p->pts[i].n + 1);
+			p->pts[i].n++;
+			r->ntrials++;
+			p->ntrials++;
+			return 0;
+		}
+	if ((size_t)p->npts == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 256;
+		struct pool_point *np = realloc(p->pts, cap * sizeof(*np));
+		if (!np)
+			return error("out of memory");
+		p->pts = np;
+		w->cap = cap;
+	}
+	memset(&p->pts[p->npts], 0, sizeof(p->pts[0]));
+	p->pts[p->npts].run = w->run;
+	memcpy(p->pts[p->npts].vals, vals, sizeof(long) * (size_t)w->sp->d);
+	p->pts[p->npts].y = y;
+	p->pts[p->npts].n = 1;
+	p->pts[p->npts].filled = filled;
+	p->npts++;
+	r->ntrials++;
+	p->ntrials++;
+	return 0;
+}
+
+static int load_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
+{
+	struct walk *w = arg;
+	struct pool *p = w->p;
+	json_object *cfg = json_tokener_parse(cj), *mo = json_tokener_parse(mj), *orig, *kn;
+	struct pool_run *r;
+	struct machine m;
+	double feat[MACHINE_NFEAT];
+	int i, mi, rc;
+
+	(void)status;
+	if (excluded(w, id) || !run_matches(w->q, cfg) || machine_from_json(mo, &m) < 0) {
+		json_object_put(cfg);
+		json_object_put(mo);
+		return 0;
+	}
+	json_object_put(mo);
+	for (i = 0; i < p->nruns; i++)
+		if (strcmp(p->runs[i].uuid, uuid) == 0) { /* the same run in two stores */
+			json_object_put(cfg);
+			return 0;
+		}
+	machine_features(&m, feat);
+	if ((mi = find_machine(p, &m, feat)) < 0) {
+		struct pool_machine *nm = realloc(p->machines, (size_t)(p->nmachines + 1) * sizeof(*nm));
+		if (!nm) {
+			json_object_put(cfg);
+			return error("out of memory");
+		}
+		p->machines = nm;
+		mi = p->nmachines++;
+		memset(&nm[mi], 0, sizeof(nm[mi]));
+		nm[mi].m = m;
+		memcpy(nm[mi].feat, feat, sizeof(feat));
+		nm[mi].own = w->target && same_machine(&m, w->target);
+	}
+	{
+		struct pool_run *nr = realloc(p->runs, (size_t)(p->nruns + 1) * sizeof(*nr));
+		if (!nr) {
+			json_object_put(cfg);
+			return error("out of memory");
+		}
+		p->runs = nr;
+	}
+	r = &p->runs[p->nruns];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->uuid, sizeof(r->uuid), "%s", uuid);
+	r->machine = mi;
+	/* a knob the run did not search stood at its original value there: the
+	 * config has it when the run knew it, else the kernel's default */
+	orig = get(cfg, "originals");
+	kn = get(cfg, "knobs");
+	for (i = 0; i < w->sp->d; i++) {
+		const struct knob_def *d = w->sp->dim[i].def;
+		json_object *v = get(orig, d->name);
+		size_t k;
+		w->fill[i] = v ? (long)json_object_get_int64(v) : knob_default(d);
+		for (k = 0; kn && k < json_object_array_length(kn); k++)
+			if (strcmp(json_object_get_string(json_object_array_get_idx(kn, k)), d->name) == 0)
+				r->has_knob[i] = true;
+	}
+	json_object_put(cfg);
+	w->run = p->nruns++;
+	rc = store_scores_each(w->db, id, score_cb, w);
+	p->machines[mi].nruns++;
+	p->machines[mi].ntrials += r->ntrials;
+	return rc;
+}
+
+static int by_y(const void *a, const void *b)
+{
+	const struct pool_point *x = a, *y = b;
+
+	return (x->y > y->y) - (x->y < y->y);
+}
+
+/* Keep at most POOL_CAP points: this machine's first, then the best of the
+ * others, then an even spread of the rest. */
+static void thin(struct pool *p)
+{
+	struct pool_point *keep, *rest;
+	int nk = 0, nr = 0, i, best, spread;
+
+	if (p->npts <= POOL_CAP)
+		return;
+	keep = malloc(sizeof(*keep) * (size_t)p->npts);
+	rest = malloc(sizeof(*rest) * (size_t)p->npts);
+	if (!keep || !rest) {
+		free(keep);
+		free(rest);
+		return;
+	}
+	for (i = 0; i < p->npts; i++) {
+		if (p->machines[p->runs[p->pts[i].run].machine].own && nk < POOL_CAP * 2 / 3)
+			keep[nk++] = p->pts[i];
+		else
+			rest[nr++] = p->pts[i];
+	}
+	qsort(rest, (size_t)nr, sizeof(*rest), by_y);
+	best = (POOL_CAP - nk) / 3;
+	for (i = 0; i < best && i < nr; i++)
+		keep[nk++] = rest[i];
+	spread = POOL_CAP - nk;
+	for (i = 0; i < spread && best < nr; i++)
+		keep[nk++] = rest[best + (int)((long)i * (nr - best) / spread)];
+	free(p->pts);
+	free(rest);
+	p->pts = keep;
+	p->npts = nk;
+}
+
+int pool_load(struct pool *p, const struct pool_query *q, const struct space *sp, const struct machine *target)
+{
+	struct walk w = { .q = q, .p = p, .sp = sp, .target = target };
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < q->ndbs; i++) {
+		w.dbi = i;
+		if (store_open(&w.db, q->dbs[i]) < 0) {
+			pool_free(p);
+			return -1;
+		}
+		if (store_runs_each(w.db, load_cb, &w) < 0) {
+			store_close(w.db);
+			pool_free(p);
+			return -1;
+		}
+		store_close(w.db);
+	}
+	thin(p);
+	return 0;
+}
+
+void pool_free(struct pool *p)
+{
+	free(p->machines);
+	free(p->runs);
+	free(p->pts);
+	memset(p, 0, sizeof(*p));
+}
+
+int pool_dims(const struct space *sp)
+{
+	return sp->d + MACHINE_NFEAT;
+}
+
+void pool_categorical(const struct space *sp, bool *cat)
+{
+	memcpy(cat, sp->categorical, sizeof(bool) * (size_t)sp->d);
+	memcpy(cat + sp->d, machine_feature_categorical, sizeof(bool) * MACHINE_NFEAT);
+}
+
+void pool_encode(const struct space *sp, const long *vals, const double *feat, double *x)
+{
+	space_encode_point(sp, vals, x);
+	memcpy(x + sp->d, feat, sizeof(double) * MACHINE_NFEAT);
+}
