@@ -47,13 +47,16 @@ static int import_stream(struct store *s, FILE *f, const char *name, long *added
 	return rc;
 }
 
+/* 0, EXIT_USAGE (no such file) or EXIT_ENV (it cannot be opened or reached). */
 static int open_db(struct store **s, const char *path, bool must_exist)
 {
-	if (must_exist && access(path, R_OK) < 0)
-		return error("no database '%s': %s", path, strerror(errno));
-	if (!must_exist && vt_state_dir_ensure() < 0)
-		return -1;
-	return store_open(s, path);
+	if (must_exist && !store_exists(path)) {
+		error("no database '%s': %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!must_exist && !store_is_url(path) && vt_state_dir_ensure() < 0)
+		return EXIT_ENV;
+	return store_open(s, path) < 0 ? EXIT_ENV : 0;
 }
 
 int cmd_db(int argc, char **argv)
@@ -95,8 +98,8 @@ int cmd_db(int argc, char **argv)
 		FILE *f = stdout;
 		if (optind != argc)
 			return usage_error("db", "export takes no arguments (it reads --db)");
-		if (open_db(&s, vt.db, true) < 0)
-			return EXIT_USAGE;
+		if ((rc = open_db(&s, vt.db, true)) != 0)
+			return rc;
 		if (output && !(f = fopen(output, "we"))) {
 			store_close(s);
 			error("cannot write '%s': %s", output, strerror(errno));
@@ -112,8 +115,8 @@ int cmd_db(int argc, char **argv)
 	if (strcmp(sub, "import") == 0) {
 		if (optind >= argc)
 			return usage_error("db", "import needs one or more files (- for standard input)");
-		if (open_db(&s, vt.db, false) < 0)
-			return EXIT_ENV;
+		if ((rc = open_db(&s, vt.db, false)) != 0)
+			return rc;
 		for (i = optind; i < argc && rc == 0; i++) {
 			FILE *f = strcmp(argv[i], "-") == 0 ? stdin : fopen(argv[i], "re");
 			if (!f) {
@@ -133,18 +136,16 @@ int cmd_db(int argc, char **argv)
 	if (strcmp(sub, "merge") == 0) {
 		if (argc - optind < 2)
 			return usage_error("db", "merge needs OUT.db and one or more IN.db");
-		if (open_db(&s, argv[optind], false) < 0)
-			return EXIT_ENV;
+		if ((rc = open_db(&s, argv[optind], false)) != 0)
+			return rc;
 		for (i = optind + 1; i < argc && rc == 0; i++) {
 			struct store *in;
 			char *buf = NULL;
 			size_t len = 0;
 			FILE *mem;
 
-			if (open_db(&in, argv[i], true) < 0) {
-				rc = EXIT_USAGE;
+			if ((rc = open_db(&in, argv[i], true)) != 0)
 				break;
-			}
 			mem = open_memstream(&buf, &len);
 			if (!mem || store_export(in, mem, &count) < 0) {
 				rc = EXIT_ENV;

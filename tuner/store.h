@@ -11,7 +11,12 @@
 
 struct store;
 
+/* path is a SQLite file, or a PostgreSQL connection URI (postgresql://...): the
+ * same tables in both, so a fleet can write into one database at once. */
 int store_open(struct store **sp, const char *path);
+bool store_is_url(const char *path);
+/* A URI, or a file that is there (a store is not created by reading it). */
+bool store_exists(const char *path);
 void store_close(struct store *s);
 long store_run_begin(struct store *s, const char *config_json, const char *machine_json);
 int store_run_finish(struct store *s, long run, const char *status, const char *result_json);
