@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "pool.h"
 #include "profile.h"
 #include "space.h"
+#include "store.h"
 #include "vmtune.h"
 
 #ifndef PROFILE_DIR
@@ -50,9 +50,9 @@ struct rec {
 	struct pool pool;
 	struct model model;
 	long vals[SPACE_MAX];
-	double mean, sd, own_sim_trials;
+	double mean, sd; /* the recommendation's predicted log cost */
 	const char *out, *profiles;
-	bool explain;
+	bool explain, swap_note;
 	unsigned long seed;
 };
 
@@ -177,16 +177,18 @@ static const char *knob_text(const struct knob_def *d, long v, char *buf, size_t
 
 static void print_sources(const struct rec *R)
 {
-	char sum[160];
+	char sum[160], sim[32];
 	int i;
 
 	for (i = 0; i < R->pool.nmachines; i++) {
 		const struct pool_machine *pm = &R->pool.machines[i];
-		printf("  %-20s %s  %4d trial%s in %d run%s  (%s)\n", pm->m.hostname, pm->own ? "this machine   " : "",
-		       pm->ntrials, pm->ntrials == 1 ? "" : "s", pm->nruns, pm->nruns == 1 ? "" : "s",
+		if (pm->own)
+			snprintf(sim, sizeof(sim), "this machine");
+		else
+			snprintf(sim, sizeof(sim), "similarity %.2f", model_similarity(&R->model, R->feat, pm->feat));
+		printf("  %-20s %-16s %4d trial%s in %d run%s  (%s)\n", pm->m.hostname, sim, pm->ntrials,
+		       pm->ntrials == 1 ? "" : "s", pm->nruns, pm->nruns == 1 ? "" : "s",
 		       machine_summary(&pm->m, sum, sizeof(sum)));
-		if (!pm->own)
-			printf("  %-20s similarity %.2f\n", "", model_similarity(&R->model, R->feat, pm->feat));
 	}
 }
 
@@ -312,6 +314,7 @@ static void print_json(const struct rec *R, const char *what)
 	json_object_object_add(j, "source", json_object_new_string("model"));
 	json_object_object_add(j, "basis", json_object_new_string(what));
 	json_object_object_add(j, "machine", json_object_new_string(R->m.hostname));
+	json_object_object_add(j, "swap_as_searched", json_object_new_boolean(R->swap_note));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
 		json_object_object_add(set, d->name,
@@ -378,6 +381,20 @@ static int recommend(struct rec *R, const char *knobs)
 	}
 	if (pool_load(&R->pool, &R->q, &R->sp, &R->m) < 0)
 		return EXIT_ENV;
+	/* page-cluster and friends only matter with swap: when this machine has none now
+	 * but its searches ran with some (vmtune's temporary swapfile, say), recommend
+	 * for the machine as it was searched */
+	for (i = R->pool.nmachines - 1; i >= 0 && R->m.nswaps == 0; i--) {
+		const struct pool_machine *pm = &R->pool.machines[i];
+		if (pm->own && pm->m.nswaps > 0) {
+			memcpy(R->m.swaps, pm->m.swaps, sizeof(R->m.swaps));
+			R->m.nswaps = pm->m.nswaps;
+			R->m.swap_total_kb = pm->m.swap_total_kb;
+			R->m.zswap = pm->m.zswap;
+			machine_features(&R->m, R->feat);
+			R->swap_note = true;
+		}
+	}
 	if (R->pool.npts < 3 || model_fit(&R->model, &R->pool, &R->sp, R->feat, NULL, NULL, 0) < 0)
 		return fallback(R, "too few stored trials of these workloads for a model");
 	model_best(&R->model, &R->pool, 1.0, R->seed, R->vals);
@@ -404,6 +421,9 @@ static int recommend(struct rec *R, const char *knobs)
 		print_json(R, what);
 	} else {
 		printf("machine: %s (%s)\n", R->m.hostname, machine_summary(&R->m, sum, sizeof(sum)));
+		if (R->swap_note)
+			printf("(it has no swap now; its searches ran with the swap above, so the recommendation is "
+			       "for that)\n");
 		printf("data: %d trials (%d distinct settings) of %s%s, %d run%s on %d machine%s:\n", R->pool.ntrials,
 		       R->pool.npts, R->q.specs[0], R->q.nspecs > 1 ? " and the rest of the mix" : "", R->pool.nruns,
 		       R->pool.nruns == 1 ? "" : "s", R->pool.nmachines, R->pool.nmachines == 1 ? "" : "s");
@@ -415,8 +435,8 @@ static int recommend(struct rec *R, const char *knobs)
 			printf("  %-28s %-10s (original %s)\n", d->name, knob_text(d, R->vals[i], a, sizeof(a)),
 			       knob_text(d, R->sp.dim[i].original, b, sizeof(b)));
 		}
-		printf("predicted %s: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original settings\n",
-		       R->q.nspecs > 1 || strcmp(R->q.objective, "throughput") ? "cost" : "cost (time or 1/rate)",
+		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
+		       "settings\n",
 		       pct(R->mean), pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
 		if (R->mean + 1.96 * R->sd >= 0)
 			printf("the model is not sure these beat the original settings: measure them "
@@ -513,8 +533,7 @@ int cmd_recommend(int argc, char **argv)
 	if (!R.q.objective)
 		R.q.objective = "throughput";
 	for (i = 0; i < vt.ndbs; i++) {
-		struct stat sb;
-		if (stat(vt.dbs[i], &sb) == 0) {
+		if (store_exists(vt.dbs[i])) {
 			R.q.dbs[R.q.ndbs++] = vt.dbs[i];
 		} else if (vt.dbs[i] != vt.db) { /* the default store may not exist yet */
 			error("--db %s: no such results store", vt.dbs[i]);

@@ -973,7 +973,7 @@ static void dry_run_estimate(const struct search *S)
 	long n;
 	int w;
 
-	if (access(vt.db, R_OK) < 0 || store_open(&db, vt.db) < 0) {
+	if (!store_exists(vt.db) || store_open(&db, vt.db) < 0) {
 		printf("time: no runs of these workloads are stored yet to estimate it from\n");
 		return;
 	}
@@ -1493,7 +1493,7 @@ static int warm_setup(struct search *S, long exclude_run)
 	for (i = 0; i < S->o->nwl && i < POOL_MAX_SPECS; i++)
 		q.specs[q.nspecs++] = S->o->wl[i].spec;
 	for (i = 0; i < vt.ndbs; i++)
-		if (access(vt.dbs[i], F_OK) == 0)
+		if (store_exists(vt.dbs[i]))
 			q.dbs[q.ndbs++] = vt.dbs[i];
 	machine_read(&m);
 	machine_features(&m, S->feat);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test-live-search.sh - vmtune search on the live kernel (root only): page-cluster
 # against sequential swap-in in a 256M cgroup must come out at 5 or more with a
-# significant gain over 3, and a 5-minute mtest01 search over every available knob
-# must run end to end and write a profile vmtune loads back. The machine must be
-# exactly as it was afterwards.
+# significant gain over 3, and recommend must propose 5 or more from the stored
+# trials; a 5-minute mtest01 search over every available knob must run end to end
+# and write a profile vmtune loads back. The machine must be exactly as it was afterwards.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -23,6 +23,15 @@ check "with a significant improvement over the original" grep -q 'significant: t
 check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost\)'
 check "every trial is in the store" test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from trials where run_id=1")" -ge 10
 as_before "page-cluster search"
+
+# what the store now knows: recommend's model over these trials (no searching, no writes)
+lexpect 0 "recommend for sequential swap-in from the stored trials" recommend \
+	--workload "swapbench -s 600M -a seq -P 2" --explain
+sed 's/^/# /' "$T/out"
+pc=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
+check "recommend proposes page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
+check "from this machine's own trials" out_has '^basis: [0-9]+ trials from this machine and 0 from 0 other machines$'
+as_before "recommend"
 
 lexpect 0 "search every available knob for mtest01 within 5 minutes" search --workload mtest01 --time 5m \
 	--memory-limit 512M --swap 1G -o "$T/all.yaml"

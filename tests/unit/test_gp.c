@@ -51,6 +51,49 @@ static void learns_a_known_function(void **state)
 	gp_free(&gp);
 }
 
+/* The pieces recommend and the warm start stand on: the contributions of the
+ * training points add up to the prediction, the correlation over some dimensions
+ * is 1 for equal points and falls with distance, and a fit that reuses another's
+ * hyperparameters predicts what that one does. */
+static void contributions_correlation_and_reuse(void **state)
+{
+	const bool categorical[3] = { false, false, true };
+	double x[40 * 3], y[40], t[3] = { 0.1, -0.2, 1 }, w[40], m, sd, m2, sd2, sum = 0;
+	double a[3] = { 0, 0, 0 }, b[3] = { 0, 0.5, 0 }, c[3] = { 0, 1, 0 }, e[3] = { 0, 0, 2 };
+	struct gp gp, again;
+	unsigned s = 777;
+	int i, k;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		for (k = 0; k < 2; k++) {
+			s = s * 1103515245 + 12345;
+			x[i * 3 + k] = 2.0 * ((s >> 8) & 0xffff) / 65535.0 - 1;
+		}
+		x[i * 3 + 2] = i % 3;
+		y[i] = f(x + i * 3);
+	}
+	assert_int_equal(gp_fit(&gp, 3, categorical, x, y, 40), 0);
+	gp_predict(&gp, t, &m, &sd);
+	gp_contributions(&gp, t, w);
+	for (i = 0; i < 40; i++)
+		sum += w[i];
+	assert_true(fabs(gp.ymean + sum - m) < 1e-9);
+
+	assert_true(fabs(gp_correlation(&gp, a, a, 0, 3) - 1) < 1e-12);
+	assert_true(gp_correlation(&gp, a, b, 1, 2) < 1);
+	assert_true(gp_correlation(&gp, a, c, 1, 2) < gp_correlation(&gp, a, b, 1, 2));
+	/* only the dimensions asked about count */
+	assert_true(fabs(gp_correlation(&gp, a, c, 0, 1) - 1) < 1e-12);
+	assert_true(gp_correlation(&gp, a, e, 2, 3) < 1);
+
+	assert_int_equal(gp_fit_with(&again, 3, categorical, x, y, 40, &gp), 0);
+	gp_predict(&again, t, &m2, &sd2);
+	assert_true(fabs(m - m2) < 1e-9 && fabs(sd - sd2) < 1e-9);
+	gp_free(&again);
+	gp_free(&gp);
+}
+
 static void space_codes_and_rounds(void **state)
 {
 	struct space sp;
@@ -91,6 +134,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(learns_a_known_function),
+		cmocka_unit_test(contributions_correlation_and_reuse),
 		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
 	};
 
