@@ -158,6 +158,16 @@ static int read_value(struct knob_state *st, long *v)
 	return -EINVAL;
 }
 
+bool knob_value_exists(const struct knob_state *st, long v)
+{
+	char p[PATH_MAX];
+
+	if (!st->kp || st->kp->codec != KC_MTHP || v <= 0)
+		return true;
+	mthp_enabled_path(p, sizeof(p), st->path, (int)v);
+	return access(p, F_OK) == 0;
+}
+
 static bool mthp_present(const char *dir)
 {
 	char p[PATH_MAX];

@@ -51,6 +51,10 @@ const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_
  * Returns the count or -1. */
 int knob_files(const struct knob_state *st, struct knob_file *files, int max);
 
+/* Can the knob hold v on this kernel? False for an mTHP order whose size the
+ * kernel does not offer (8kB on x86): writing it reads back the order below. */
+bool knob_value_exists(const struct knob_state *st, long v);
+
 /* Write a value (caller has journalled first), read it back into *readback. */
 int knob_write(struct knob_state *st, long v, long *readback);
 

@@ -566,7 +566,7 @@ static void grid_point(struct search *S, long k, long *vals)
 		int n = grid_levels(dm), l = (int)(idx % n);
 		idx /= n;
 		if (n == dm->hi - dm->lo + 1)
-			vals[i] = dm->lo + l;
+			vals[i] = space_snap(dm, dm->lo + l);
 		else
 			vals[i] = space_decode(dm, -1 + 2.0 * l / (n - 1));
 	}

@@ -36,6 +36,9 @@ static int add_dim(struct space *sp, const struct knob_def *d)
 	dm->categorical = d->type == KT_ENUM;
 	knob_search_range(d, st.value, &dm->lo, &dm->hi);
 	dm->log = d->scale == SCALE_LOG2 && dm->lo > 0;
+	for (long v = dm->lo; v <= dm->hi && v - dm->lo < 64; v++)
+		if (!knob_value_exists(&st, v))
+			dm->absent |= 1ULL << (v - dm->lo);
 	sp->categorical[sp->d] = dm->categorical;
 	sp->d++;
 	return 0;
@@ -118,7 +121,15 @@ long space_decode(const struct space_dim *dm, double x)
 			v = lo + (x + 1) / 2 * (hi - lo);
 		r = lround(v);
 	}
-	return r < dm->lo ? dm->lo : r > dm->hi ? dm->hi : r;
+	return space_snap(dm, r < dm->lo ? dm->lo : r > dm->hi ? dm->hi : r);
+}
+
+long space_snap(const struct space_dim *dm, long v)
+{
+	/* a value the kernel does not offer is the one below it: no trial is spent on it */
+	while (v > dm->lo && v - dm->lo < 64 && (dm->absent >> (v - dm->lo) & 1))
+		v--;
+	return v;
 }
 
 void space_from_unit(const struct space *sp, const double *u, long *vals)

@@ -11,10 +11,11 @@
 
 struct space_dim {
 	const struct knob_def *def;
-	long lo, hi;	  /* the safe search range (enum: choice indexes) */
-	long original;	  /* the value found before the search */
-	bool categorical; /* enum: coded as the choice index, not on a line */
-	bool log;	  /* coded on log2 of the value */
+	long lo, hi;		   /* the safe search range (enum: choice indexes) */
+	long original;		   /* the value found before the search */
+	bool categorical;	   /* enum: coded as the choice index, not on a line */
+	bool log;		   /* coded on log2 of the value */
+	unsigned long long absent; /* bit v - lo: a value this kernel cannot hold (decoded to the one below) */
 };
 
 struct space {
@@ -31,6 +32,8 @@ int space_build(struct space *sp, const char *list);
 /* Code a value to the search coordinate and back (decode rounds to a valid value). */
 double space_encode(const struct space_dim *dm, long v);
 long space_decode(const struct space_dim *dm, double x);
+/* A value the kernel cannot hold here (see absent) as the one it would keep. */
+long space_snap(const struct space_dim *dm, long v);
 /* A unit-cube point (each u in [0, 1)) to values. */
 void space_from_unit(const struct space *sp, const double *u, long *vals);
 void space_encode_point(const struct space *sp, const long *vals, double *x);

@@ -89,8 +89,10 @@ check "adds nothing" test "$(sql "select count(*) from runs")/$(sql "select coun
 expect 0 "db merge of the SQLite copy into another" db merge "$T/m.db" "$T/fleet.db"
 expect 0 "and of the same file again" db merge "$T/m.db" "$T/fleet.db"
 check "the second merge adds nothing" test "$(sqlite3 "$T/m.db" 'select count(*) from trials')" = "$total"
-check "scores survive the round trip" \
-	test "$(sqlite3 "$T/m.db" 'select round(sum(score), 6) from trials')" = "$(sql 'select round(sum(score)::numeric, 6) from trials')"
+a=$(sqlite3 "$T/m.db" 'select sum(score), count(score) from trials' | tr '|' ' ')
+b=$(sql 'select sum(score), count(score) from trials' | tr '|' ' ')
+check "scores survive the round trip ($a vs $b)" awk -v a="$a" -v b="$b" \
+	'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[2] == y[2] && (x[1] - y[1])^2 < 1e-18) }'
 
 # --- the shared store feeds recommend -----------------------------------------------------
 "$TOP/tests/mkroot.sh" "$T/rot16" >/dev/null
