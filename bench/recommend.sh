@@ -4,7 +4,8 @@
 # whose optimum depends on the machine (tests/search/fleet.sh: page-cluster and
 # swappiness follow the swap device, vfs_cache_pressure the memory; minimum 10, 1%
 # noise). A bo search of TRAIN_TRIALS trials (default 25) on each of the six training
-# machines fills a pooled store; then, for four machines the pool has never seen:
+# machines fills a pooled store; then, for five machines the pool has never seen (the
+# last without swap, a kind no pooled machine has):
 #   1. the true objective of what `recommend` proposes from the pool, against that of
 #      the shipped profile recommend falls back to with an empty store;
 #   2. trials until a setting within 2% of the optimum (f <= 10.2), cold bo against
@@ -71,7 +72,8 @@ trials_to_2pct() { # NAME DB
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 TRAIN="rot8:8:rotational rot2:2:file-on-rotational ssd16:16:ssd nvme32:32:nvme zram4:4:zram zram16:16:zram"
-UNSEEN="rot16:16:rotational ssd4:4:file-on-ssd nvme2:2:nvme zram8:8:zram"
+# the last has no swap, a kind the pool has never seen: where transfer has least to go on
+UNSEEN="rot16:16:rotational ssd4:4:file-on-ssd nvme2:2:nvme zram8:8:zram bare6:6:none"
 for m in $TRAIN $UNSEEN; do
 	IFS=: read -r name gb kind <<<"$m"
 	machine "$name" "$gb" "$kind"

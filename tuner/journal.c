@@ -29,6 +29,7 @@ struct entry {
 
 static struct entry entries[JOURNAL_MAX];
 static int nentries;
+static char journal_boot[64]; /* the boot the journal was written in ("" if not known) */
 static int lock_fd = -1;
 static bool in_session;
 static bool atexit_registered;
@@ -39,6 +40,8 @@ static const char *kind_name(enum journal_kind k)
 	return k == JK_KNOB ? "knob" : k == JK_SWAPFILE ? "swapfile" : "cgroup";
 }
 
+static void drop_entry(int i);
+
 static int journal_load(void)
 {
 	char path[PATH_MAX], line[PATH_MAX + 256], kind[16], mode;
@@ -46,6 +49,7 @@ static int journal_load(void)
 	int lineno = 0;
 
 	nentries = 0;
+	journal_boot[0] = '\0';
 	f = fopen(vt_state_path(path, sizeof(path), "journal"), "re");
 	if (!f)
 		return errno == ENOENT ? 0 : error("cannot read journal '%s': %s", path, strerror(errno));
@@ -56,6 +60,8 @@ static int journal_load(void)
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "# boot ", 7) == 0)
+			snprintf(journal_boot, sizeof(journal_boot), "%s", line + 7);
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		if (nentries >= JOURNAL_MAX) {
@@ -83,9 +89,30 @@ static int journal_load(void)
 	return 0;
 }
 
+/* This boot's id: knob values do not survive a reboot, swapfiles do. */
+static const char *boot_id(char *buf, size_t size)
+{
+	char p[PATH_MAX];
+
+	if (read_small_file(vt_path(p, sizeof(p), "/proc/sys/kernel/random/boot_id"), buf, size) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* Is the journal from an earlier boot? Then its knob entries are void: the kernel
+ * started from its defaults (and whatever sysctl.d or a boot profile set since),
+ * and writing the old originals back would undo those. */
+static bool from_earlier_boot(void)
+{
+	char now[64];
+
+	return journal_boot[0] && boot_id(now, sizeof(now))[0] && strcmp(now, journal_boot) != 0;
+}
+
 /* Write the whole journal atomically: tmp file, fsync, rename, fsync dir. */
 static int journal_save(void)
 {
+	char boot[64];
 	char path[PATH_MAX], tmp[PATH_MAX];
 	FILE *f;
 	int i, dfd;
@@ -101,6 +128,8 @@ static int journal_save(void)
 	if (!f)
 		return error("cannot write journal '%s': %s", tmp, strerror(errno));
 	fprintf(f, "%s\n", JOURNAL_HEADER);
+	if (boot_id(boot, sizeof(boot))[0])
+		fprintf(f, "# boot %s\n", boot);
 	for (i = 0; i < nentries; i++) {
 		const struct entry *e = &entries[i];
 		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", kind_name(e->kind), e->mode, e->pid, e->name[0] ? e->name : "-",
@@ -188,6 +217,23 @@ int session_begin(void)
 		close(lock_fd);
 		lock_fd = -1;
 		return EXIT_INTERNAL;
+	}
+	if (from_earlier_boot()) {
+		int i, dropped = 0;
+		for (i = nentries - 1; i >= 0; i--)
+			if (entries[i].kind == JK_KNOB) {
+				drop_entry(i);
+				dropped++;
+			}
+		if (dropped)
+			info("the journal in %s is from before the last reboot: %d knob entr%s dropped (the kernel "
+			     "reset those at boot; writing them back would undo what was set since)",
+			     vt.state_dir, dropped, dropped == 1 ? "y" : "ies");
+		if (journal_save() < 0) {
+			close(lock_fd);
+			lock_fd = -1;
+			return EXIT_ENV;
+		}
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: blocking calls return EINTR */
@@ -440,6 +486,7 @@ void journal_warn_stale(void)
 	int i, knobs = 0;
 	long pid = 0;
 	char extra[PATH_MAX * 2] = "";
+	bool old_boot;
 
 	if (access(vt_state_path(path, sizeof(path), "journal"), F_OK) < 0)
 		return;
@@ -447,9 +494,10 @@ void journal_warn_stale(void)
 		return; /* a live vmtune owns the transient entries */
 	if (journal_load() < 0)
 		return;
+	old_boot = from_earlier_boot();
 	for (i = 0; i < nentries; i++) {
-		if (entries[i].mode != 'T')
-			continue;
+		if (entries[i].mode != 'T' || (old_boot && entries[i].kind == JK_KNOB))
+			continue; /* kept on purpose, or void since the reboot */
 		pid = entries[i].pid;
 		if (entries[i].kind == JK_KNOB)
 			knobs++;
@@ -458,7 +506,11 @@ void journal_warn_stale(void)
 			snprintf(extra + n, sizeof(extra) - n, ", %s %s", kind_name(entries[i].kind), entries[i].path);
 		}
 	}
-	if (pid)
+	if (pid && old_boot && extra[0])
+		warning("vmtune (pid %ld) ended without restoring before the last reboot (its knob changes did not "
+			"survive it); left over: %s; run 'vmtune restore' to remove them",
+			pid, extra + 2);
+	else if (pid && !old_boot)
 		warning("vmtune (pid %ld) ended without restoring: %d knob file(s)%s still changed; "
 			"run 'vmtune restore' to put them back",
 			pid, knobs, extra);

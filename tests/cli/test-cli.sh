@@ -103,7 +103,7 @@ expect 2 "ambiguous prefix" --root "$R" r
 check "ambiguous lists the candidates" err_has "could be: .*run.*restore|could be: .*restore.*run"
 expect 0 "unique prefix finds the command" --root "$R" kno
 check "prefix ran knobs" out_has '^KNOB'
-for c in knobs get set run search report apply verify export install-boot machine db restore; do
+for c in knobs get set run search report apply verify export install-boot machine db recommend restore; do
 	expect 0 "$c --help" $c --help
 	check "$c --help shows its usage" out_has "^usage: vmtune $c"
 done
@@ -164,6 +164,27 @@ check "page-cluster back after kill -9" test "$(vm page-cluster)" = 3
 check "thp.defrag back after kill -9" test "$(thp defrag)" = madvise
 expect 0 "no warning once restored" --root "$R" knobs
 check "stderr is clean" test ! -s "$T/err"
+
+# --- a journal from before a reboot: its knob entries are void ---------------------
+expect 0 "set swappiness (kept, journalled)" --root "$R" set vm.swappiness=10
+"$VMTUNE" --root "$R" run --set vm.page-cluster=5 --workload "exec:sleep 30" >/dev/null 2>&1 &
+pid=$!
+wait_for '[ "$(vm page-cluster)" = 5 ]'
+sleep 0.3
+kill -9 $pid
+wait $pid 2>/dev/null
+check "the journal records its boot" grep -q "^# boot $(cat "$R/proc/sys/kernel/random/boot_id")$" "$S/journal"
+# the reboot: a new boot id, the kernel's defaults, then a boot profile sets page-cluster 4
+echo 5f1e2d3c-0000-4000-8000-000000000001 >"$R/proc/sys/kernel/random/boot_id"
+echo 60 >"$R/proc/sys/vm/swappiness"
+echo 4 >"$R/proc/sys/vm/page-cluster"
+expect 0 "after the reboot the next command works" --root "$R" get vm.page-cluster
+check "and does not ask to restore knobs the reboot reset" test ! -s "$T/err"
+expect 0 "restore after the reboot" --root "$R" restore
+check "says the knob entries are void" err_has 'from before the last reboot: 2 knob entries dropped'
+check "leaves what was set since the boot" test "$(vm page-cluster)/$(vm swappiness)" = 4/60
+check "and empties the journal" test ! -e "$S/journal"
+echo 3 >"$R/proc/sys/vm/page-cluster"
 
 # --- the lock -------------------------------------------------------------
 "$VMTUNE" --root "$R" run --set vm.swappiness=30 --workload "exec:sleep 30" >/dev/null 2>&1 &
