@@ -6,6 +6,7 @@
  * re-measured alternating with the baseline and the change is reported with a 95%
  * confidence interval (Welch). Nothing is recommended that was not shown to be real. */
 #include <errno.h>
+#include <stdarg.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_qrng.h>
 #include <gsl/gsl_rng.h>
@@ -1483,8 +1484,20 @@ static int setup(struct search *S, struct search_opts *o)
 
 /* --warm-start: pool the stored trials of these workloads (every --db, this run
  * left out) and fit the model recommend uses, for its first candidate. */
+static void say_stdout(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 static int warm_setup(struct search *S, long exclude_run)
 {
+	/* what it found: on stdout in a dry run (part of the plan), else a message */
+	void (*say)(const char *, ...) = S->o->dry_run ? say_stdout : info;
 	struct pool_query q = { .objective = objective_name(S->o->objective), .exclude_run = exclude_run };
 	struct machine m;
 	struct model M;
@@ -1501,12 +1514,12 @@ static int warm_setup(struct search *S, long exclude_run)
 	if (pool_load(&S->pool, &q, &S->sp, &m) < 0)
 		return -1;
 	if (S->pool.npts < 3) {
-		info("--warm-start: %d stored trials of these workloads; starting cold", S->pool.ntrials);
+		say("--warm-start: %d stored trials of these workloads; starting cold", S->pool.ntrials);
 		pool_free(&S->pool);
 		return 0;
 	}
 	if (model_fit(&M, &S->pool, &S->sp, S->feat, NULL, NULL, 0) < 0) {
-		info("--warm-start: the pooled model does not fit; starting cold");
+		say("--warm-start: the pooled model does not fit; starting cold");
 		pool_free(&S->pool);
 		return 0;
 	}
@@ -1515,11 +1528,11 @@ static int warm_setup(struct search *S, long exclude_run)
 		char d[512];
 		double mean, sd;
 		model_predict(&M, S->warm_rec, &mean, &sd);
-		info("--warm-start: %d pooled trials from %d run%s on %d machine%s; first candidate %s "
-		     "(predicted %+.1f%%)",
-		     S->pool.ntrials, S->pool.nruns, S->pool.nruns == 1 ? "" : "s", S->pool.nmachines,
-		     S->pool.nmachines == 1 ? "" : "s", space_describe(&S->sp, S->warm_rec, false, d, sizeof(d)),
-		     100 * (exp(mean) - 1));
+		say("--warm-start: %d pooled trials from %d run%s on %d machine%s; first candidate %s "
+		    "(predicted %+.1f%%)",
+		    S->pool.ntrials, S->pool.nruns, S->pool.nruns == 1 ? "" : "s", S->pool.nmachines,
+		    S->pool.nmachines == 1 ? "" : "s", space_describe(&S->sp, S->warm_rec, false, d, sizeof(d)),
+		    100 * (exp(mean) - 1));
 	}
 	model_free(&M);
 	S->warm = true;
@@ -1592,6 +1605,11 @@ int search_run(struct search_opts *o)
 		       vt.db, vt.state_dir, o->swap && swap_total() < o->swap ? ", a temporary swapfile in " : "",
 		       o->swap && swap_total() < o->swap ? vt.state_dir : "");
 		dry_run_estimate(&S);
+		if (o->warm_start && warm_setup(&S, 0) < 0) {
+			teardown(&S);
+			free(cfg);
+			return EXIT_ENV;
+		}
 		printf("nothing was changed (dry run)\n");
 		teardown(&S);
 		free(cfg);

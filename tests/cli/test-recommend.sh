@@ -128,6 +128,10 @@ check "the same runs in two stores count once" test "$(jq '.trials' "$T/out")" =
 
 # --- warm start -----------------------------------------------------------------------------
 cp "$T/pool.db" "$T/warm.db"
+on rot16 search --workload "$F" --metric value --knobs $KNOBS --trials 8 --db "$T/warm.db" --warm-start --dry-run
+check "a dry run with --warm-start says what it would start from (exit $RC)" \
+	out_has '^--warm-start: [0-9]+ pooled trials from 3 runs on 3 machines; first candidate vm\.page-cluster=5'
+check "and adds no run" test "$(sqlite3 "$T/warm.db" 'select count(*) from runs')" = 3
 before=$(sqlite3 "$T/warm.db" 'select count(*) from trials')
 SUM=$(tree_sum "$T/rot16")
 on rot16 search --workload "$F" --metric value --knobs $KNOBS --trials 8 --seed 1 --db "$T/warm.db" \
