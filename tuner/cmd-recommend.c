@@ -305,6 +305,17 @@ static int write_out(const struct rec *R, const char *what)
 	return profile_write(R->out, &p) < 0 ? EXIT_ENV : 0;
 }
 
+/* Does any pooled machine have this machine's class of swap device? */
+static bool swap_class_seen(const struct rec *R)
+{
+	int i;
+
+	for (i = 0; i < R->pool.nmachines; i++)
+		if (strcmp(machine_swap_class(&R->pool.machines[i].m), machine_swap_class(&R->m)) == 0)
+			return true;
+	return false;
+}
+
 static void print_json(const struct rec *R, const char *what)
 {
 	json_object *j = json_object_new_object(), *set = json_object_new_object(), *src = json_object_new_array();
@@ -315,6 +326,7 @@ static void print_json(const struct rec *R, const char *what)
 	json_object_object_add(j, "basis", json_object_new_string(what));
 	json_object_object_add(j, "machine", json_object_new_string(R->m.hostname));
 	json_object_object_add(j, "swap_as_searched", json_object_new_boolean(R->swap_note));
+	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(swap_class_seen(R)));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
 		json_object_object_add(set, d->name,
@@ -438,6 +450,11 @@ static int recommend(struct rec *R, const char *knobs)
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",
 		       pct(R->mean), pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
+		if (!own && !swap_class_seen(R))
+			printf(
+			    "no stored machine has swap of this kind (%s): the transfer has nothing like it to go on; "
+			    "a search (--warm-start) is the way to know\n",
+			    machine_swap_class(&R->m));
 		if (R->mean + 1.96 * R->sd >= 0)
 			printf("the model is not sure these beat the original settings: measure them "
 			       "(vmtune search --warm-start)\n");

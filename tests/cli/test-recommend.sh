@@ -108,12 +108,19 @@ check "closer to the optimum than the shipped profile ($f16 < $fship)" below "$f
 check "--explain: each knob's predicted effect" test "$(grep -c 'predicted change by value' "$T/out")" = 3
 check "--explain: the trials that drove it" out_has '^    rot8 +run [0-9a-f]{8}  vm\.page-cluster=[0-9]+ .* measured [-+][0-9.]+% \([0-9]+ measurements?\)'
 check "--explain: the features' relevance" out_has '^  machine: memory [0-9.e+]+, swap device [0-9.e+]+, cpus'
+cp "$T/out" "$T/out.rot16"
 
 on rot16 recommend --workload "$F" --db "$T/pool.db" --json
 check "--json" test "$(jq -r '.source' "$T/out")" = model
 check "--json: similarities in [0, 1], none of them this machine" \
 	test "$(jq '[.machines[] | select(.similarity >= 0 and .similarity <= 1 and (.this_machine | not))] | length' "$T/out")" = 3
 check "--json: settings and interval" test "$(jq '.settings["vm.page-cluster"] == 5 and .predicted_ci95_pct_lo <= .predicted_change_pct' "$T/out")" = true
+
+machine bare6 6 none
+on bare6 recommend --workload "$F" --db "$T/pool.db"
+check "a machine whose kind of swap no pooled machine has is warned about (exit $RC)" \
+	out_has '^no stored machine has swap of this kind \(none\)'
+check "a known kind is not" sh -c "! grep -q 'no stored machine has swap' '$T/out.rot16'"
 
 on rot16 recommend --workload "$F" --db "$T/pool.db" --knobs vm.page-cluster
 check "--knobs limits the recommendation (exit $RC)" test "$(grep -c '(original' "$T/out")" = 1
