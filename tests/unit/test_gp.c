@@ -14,16 +14,12 @@ static double f(const double *x)
 	return (x[0] - 0.3) * (x[0] - 0.3) + 0.5 * x[1] + cat[(int)x[2]];
 }
 
-static void learns_a_known_function(void **state)
+/* n points spread over the box (the enum cycling through its choices) and f there */
+static void sample(double *x, double *y, int n, unsigned s)
 {
-	const bool categorical[3] = { false, false, true };
-	double x[60 * 3], y[60], t[3], m, sd, worst = 0;
-	struct gp gp;
-	unsigned s = 12345;
 	int i, k;
 
-	(void)state;
-	for (i = 0; i < 60; i++) {
+	for (i = 0; i < n; i++) {
 		for (k = 0; k < 2; k++) {
 			s = s * 1103515245 + 12345;
 			x[i * 3 + k] = 2.0 * ((s >> 8) & 0xffff) / 65535.0 - 1;
@@ -31,6 +27,17 @@ static void learns_a_known_function(void **state)
 		x[i * 3 + 2] = i % 3;
 		y[i] = f(x + i * 3);
 	}
+}
+
+static void learns_a_known_function(void **state)
+{
+	const bool categorical[3] = { false, false, true };
+	double x[60 * 3], y[60], t[3], m, sd, worst = 0;
+	struct gp gp;
+	int i;
+
+	(void)state;
+	sample(x, y, 60, 12345);
 	assert_int_equal(gp_fit(&gp, 3, categorical, x, y, 60), 0);
 	for (i = 0; i < 30; i++) {
 		t[0] = -0.9 + 1.8 * i / 29.0;
@@ -61,18 +68,10 @@ static void contributions_correlation_and_reuse(void **state)
 	double x[40 * 3], y[40], t[3] = { 0.1, -0.2, 1 }, w[40], m, sd, m2, sd2, sum = 0;
 	double a[3] = { 0, 0, 0 }, b[3] = { 0, 0.5, 0 }, c[3] = { 0, 1, 0 }, e[3] = { 0, 0, 2 };
 	struct gp gp, again;
-	unsigned s = 777;
-	int i, k;
+	int i;
 
 	(void)state;
-	for (i = 0; i < 40; i++) {
-		for (k = 0; k < 2; k++) {
-			s = s * 1103515245 + 12345;
-			x[i * 3 + k] = 2.0 * ((s >> 8) & 0xffff) / 65535.0 - 1;
-		}
-		x[i * 3 + 2] = i % 3;
-		y[i] = f(x + i * 3);
-	}
+	sample(x, y, 40, 777);
 	assert_int_equal(gp_fit(&gp, 3, categorical, x, y, 40), 0);
 	gp_predict(&gp, t, &m, &sd);
 	gp_contributions(&gp, t, w);
