@@ -35,7 +35,7 @@ static const char search_opts_help[] =
     "      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
     "      --dry-run           print the plan; change nothing\n"
     "      --resume RUN        continue an interrupted run from the database\n"
-    "      --warm-start        seed the surrogate with the stored trials of these workloads from every\n"
+    "      --warm-start        seed the bo surrogate with the stored trials of these workloads from every\n"
     "                          --db (other runs, other machines) and try their recommendation first\n";
 
 int cmd_search(int argc, char **argv)

@@ -1589,6 +1589,11 @@ int search_run(struct search_opts *o)
 			return EXIT_USAGE;
 		}
 	}
+	if (o->warm_start && o->strategy != STRAT_BO) {
+		free(cfg);
+		error("--warm-start seeds the surrogate of --strategy bo; %s has none", strategy_name(o->strategy));
+		return EXIT_USAGE;
+	}
 	if ((rc = setup(&S, o)) != 0) {
 		teardown(&S);
 		free(cfg);

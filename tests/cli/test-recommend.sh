@@ -156,6 +156,9 @@ check "the tree is as it was" test "$(tree_sum "$T/rot16")" = "$SUM"
 on rot16 search --workload "$F" --metric value --knobs $KNOBS --trials 4 --db "$T/empty.db" -o "$T/cold.yaml" \
 	--confirm-rounds 2 --finalists 1 --warm-start
 check "--warm-start with nothing stored starts cold (exit $RC)" err_has 'warm-start: 0 stored trials of these workloads; starting cold'
+expect 2 "--warm-start with --strategy grid" --root "$T/rot16" search --workload "$F" --metric value --knobs $KNOBS \
+	--strategy grid --db "$T/empty.db" --warm-start --dry-run
+check "says it has no surrogate to seed" err_has 'warm-start seeds the surrogate of --strategy bo; grid has none'
 
 check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
