@@ -31,6 +31,10 @@ sed 's/^/# /' "$T/out"
 pc=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
 check "recommend proposes page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
 check "from this machine's own trials" out_has '^basis: [0-9]+ trials from this machine and 0 from 0 other machines$'
+if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
+	check "with no swap now, for the machine as searched (its swapfile)" out_has '^\(it has no swap now; its searches ran with the swap above'
+fi
+check "with a gain the model is sure of" out_has '^predicted change of the cost: -[0-9.]+% \(95% interval -[0-9.]+% \.\. -[0-9.]+%\)'
 as_before "recommend"
 
 lexpect 0 "search every available knob for mtest01 within 5 minutes" search --workload mtest01 --time 5m \
