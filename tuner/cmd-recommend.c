@@ -34,7 +34,8 @@ static const char recommend_help[] =
     "  -w, --workload SPEC   the workload the settings are for, as it was searched (repeatable: a mix)\n"
     "      --mix FILE        the workloads and objective of a mix\n"
     "      --objective O     throughput (default), interactive or balanced: as the searches used\n"
-    "  -k, --knobs LIST      knobs to recommend (default: every knob the stored searches varied)\n"
+    "  -k, --knobs LIST      knobs to recommend (default: every knob the stored searches varied);\n"
+    "                        the model still takes them all, the others stay as they are\n"
     "      --db FILE         a results store to pool (repeatable; default STATE/vmtune.db)\n"
     "  -o, --out FILE        write the recommendation as a profile\n"
     "      --explain         which trials and machine features drove each value\n"
@@ -53,6 +54,7 @@ struct rec {
 	double mean, sd; /* the recommendation's predicted log cost */
 	const char *out, *profiles;
 	bool explain, swap_note;
+	bool free[SPACE_MAX]; /* recommended (else held at the original value) */
 	unsigned long seed;
 };
 
@@ -264,7 +266,8 @@ static void explain(const struct rec *R)
 
 	printf("\nwhy:\n");
 	for (k = 0; k < R->sp.d; k++)
-		explain_knob(R, k);
+		if (R->free[k])
+			explain_knob(R, k);
 	printf("relevance (the model's length scale; shorter matters more, 20 hardly at all):\n  knobs:");
 	for (k = 0; k < R->sp.d; k++)
 		printf(" %s %.2g%s", R->sp.dim[k].def->name, exp(R->model.gp.log_l[k]), k + 1 < R->sp.d ? "," : "");
@@ -297,11 +300,11 @@ static int write_out(const struct rec *R, const char *what)
 	p.machine.cpus = R->m.cpus;
 	p.machine.mem_total_kb = R->m.mem_total_kb;
 	p.machine.swap_total_kb = R->m.swap_total_kb;
-	for (i = 0; i < R->sp.d; i++) {
-		p.settings[i].def = R->sp.dim[i].def;
-		p.settings[i].value = R->vals[i];
-	}
-	p.nsettings = R->sp.d;
+	for (i = 0; i < R->sp.d; i++)
+		if (R->free[i]) {
+			p.settings[p.nsettings].def = R->sp.dim[i].def;
+			p.settings[p.nsettings++].value = R->vals[i];
+		}
 	return profile_write(R->out, &p) < 0 ? EXIT_ENV : 0;
 }
 
@@ -329,6 +332,8 @@ static void print_json(const struct rec *R, const char *what)
 	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(swap_class_seen(R)));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
+		if (!R->free[i])
+			continue;
 		json_object_object_add(set, d->name,
 				       d->type == KT_ENUM
 					   ? json_object_new_string(knob_text(d, R->vals[i], v, sizeof(v)))
@@ -366,20 +371,17 @@ static int recommend(struct rec *R, const char *knobs)
 	machine_features(&R->m, R->feat);
 	if ((nmatch = pool_knobs(&R->q, found, sizeof(found))) < 0)
 		return EXIT_ENV;
-	snprintf(list, sizeof(list), "%s", knobs ? knobs : found);
+	snprintf(list, sizeof(list), "%s", found);
 	if (nmatch == 0 || !list[0])
 		return fallback(R, "no stored search of these workloads (with this objective)");
-	/* only the knobs this machine has */
+	/* the model takes every knob the searches varied that this machine has (a
+	 * trial's cost depends on all of them); --knobs only chooses which of them
+	 * are recommended, the others stay at their original values */
 	{
 		char keep[2048] = "", *save = NULL, *tok;
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			const struct knob_def *d = knob_find(tok);
 			struct knob_state st;
-			if (!d) {
-				error("--knobs: no knob '%s' (see 'vmtune knobs')", tok);
-				return EXIT_USAGE;
-			}
-			knob_probe(d, &st);
+			knob_probe(knob_find(tok), &st);
 			if (st.status != KS_AVAILABLE) {
 				verbose("%s is not available here (%s); not recommended", tok, st.why);
 				continue;
@@ -390,6 +392,36 @@ static int recommend(struct rec *R, const char *knobs)
 			return fallback(R, "none of the knobs the stored searches varied is available here");
 		if ((i = space_build(&R->sp, keep)) != 0)
 			return i;
+	}
+	for (i = 0; i < R->sp.d; i++)
+		R->free[i] = !knobs;
+	if (knobs) {
+		char buf[2048], *save = NULL, *tok;
+		int nfree = 0;
+		snprintf(buf, sizeof(buf), "%s", knobs);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			const struct knob_def *d = knob_find(tok);
+			int k;
+			if (!d) {
+				error("--knobs: no knob '%s' (see 'vmtune knobs')", tok);
+				return EXIT_USAGE;
+			}
+			for (k = 0; k < R->sp.d && R->sp.dim[k].def != d; k++)
+				;
+			if (k == R->sp.d) {
+				warning(
+				    "--knobs: %s was not varied by the stored searches of these workloads (or is not "
+				    "available here); left out",
+				    tok);
+				continue;
+			}
+			R->free[k] = true;
+			nfree++;
+		}
+		if (!nfree) {
+			error("--knobs: none of them was varied by the stored searches (they varied %s)", found);
+			return EXIT_USAGE;
+		}
 	}
 	if (pool_load(&R->pool, &R->q, &R->sp, &R->m) < 0)
 		return EXIT_ENV;
@@ -409,7 +441,7 @@ static int recommend(struct rec *R, const char *knobs)
 	}
 	if (R->pool.npts < 3 || model_fit(&R->model, &R->pool, &R->sp, R->feat, NULL, NULL, 0) < 0)
 		return fallback(R, "too few stored trials of these workloads for a model");
-	model_best(&R->model, &R->pool, 1.0, R->seed, R->vals);
+	model_best(&R->model, &R->pool, 1.0, R->seed, R->free, R->vals);
 	model_predict(&R->model, R->vals, &R->mean, &R->sd);
 	for (i = 0; i < R->pool.nmachines; i++) {
 		const struct pool_machine *pm = &R->pool.machines[i];
@@ -444,8 +476,9 @@ static int recommend(struct rec *R, const char *knobs)
 		printf("recommended:\n");
 		for (i = 0; i < R->sp.d; i++) {
 			const struct knob_def *d = R->sp.dim[i].def;
-			printf("  %-28s %-10s (original %s)\n", d->name, knob_text(d, R->vals[i], a, sizeof(a)),
-			       knob_text(d, R->sp.dim[i].original, b, sizeof(b)));
+			if (R->free[i])
+				printf("  %-28s %-10s (original %s)\n", d->name, knob_text(d, R->vals[i], a, sizeof(a)),
+				       knob_text(d, R->sp.dim[i].original, b, sizeof(b)));
 		}
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",

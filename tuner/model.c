@@ -70,7 +70,18 @@ static double value_of(const struct model *M, const long *vals, double caution)
 	return m + caution * s;
 }
 
-void model_best(const struct model *M, const struct pool *p, double caution, unsigned long seed, long *vals)
+/* Knobs that are not free back to their original values. */
+static void hold(const struct space *sp, const bool *free, long *vals)
+{
+	int k;
+
+	for (k = 0; free && k < sp->d; k++)
+		if (!free[k])
+			vals[k] = sp->dim[k].original;
+}
+
+void model_best(const struct model *M, const struct pool *p, double caution, unsigned long seed, const bool *free,
+		long *vals)
 {
 	const struct space *sp = M->sp;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -84,10 +95,12 @@ void model_best(const struct model *M, const struct pool *p, double caution, uns
 		best[k] = sp->dim[k].original;
 	bestv = value_of(M, best, caution);
 	for (i = 0; i < p->npts; i++) {
-		double v = value_of(M, p->pts[i].vals, caution);
-		if (v < bestv) {
+		double v;
+		memcpy(cand, p->pts[i].vals, sizeof(long) * (size_t)sp->d);
+		hold(sp, free, cand);
+		if ((v = value_of(M, cand, caution)) < bestv) {
 			bestv = v;
-			memcpy(best, p->pts[i].vals, sizeof(long) * (size_t)sp->d);
+			memcpy(best, cand, sizeof(cand));
 		}
 	}
 	/* random points over the box */
@@ -100,6 +113,7 @@ void model_best(const struct model *M, const struct pool *p, double caution, uns
 			    dm->categorical ? (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1))) : 2 * u - 1;
 		}
 		space_decode_point(sp, x, cand);
+		hold(sp, free, cand);
 		if ((v = value_of(M, cand, caution)) < bestv) {
 			bestv = v;
 			memcpy(best, cand, sizeof(cand));
@@ -111,6 +125,8 @@ void model_best(const struct model *M, const struct pool *p, double caution, uns
 		for (k = 0; k < sp->d; k++) {
 			const struct space_dim *dm = &sp->dim[k];
 			int levels = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 65;
+			if (free && !free[k])
+				continue;
 			for (j = 0; j < levels; j++) {
 				double f;
 				memcpy(cand, best, sizeof(cand));

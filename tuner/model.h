@@ -26,9 +26,11 @@ int model_fit(struct model *M, const struct pool *p, const struct space *sp, con
 /* Predicted log cost relative to the machine's original settings, and its sd. */
 void model_predict(const struct model *M, const long *vals, double *mean, double *sd);
 /* The settings with the lowest mean + caution * sd (caution 0: the predicted
- * best; 1: one that is good with some certainty), searched from random points
- * and around the best training points of this machine's kind. */
-void model_best(const struct model *M, const struct pool *p, double caution, unsigned long seed, long *vals);
+ * best; 1: one that is good with some certainty), searched from the original
+ * settings, every stored setting, random points, then single-knob steps. Knobs
+ * not free (free NULL: all are) stay at their original values. */
+void model_best(const struct model *M, const struct pool *p, double caution, unsigned long seed, const bool *free,
+		long *vals);
 /* How alike two machines are to the fitted model (kernel correlation over the
  * machine features, 1 = the same). */
 double model_similarity(const struct model *M, const double *fa, const double *fb);

@@ -1523,7 +1523,7 @@ static int warm_setup(struct search *S, long exclude_run)
 		pool_free(&S->pool);
 		return 0;
 	}
-	model_best(&M, &S->pool, 1.0, S->o->seed, S->warm_rec);
+	model_best(&M, &S->pool, 1.0, S->o->seed, NULL, S->warm_rec);
 	{
 		char d[512];
 		double mean, sd;

@@ -124,8 +124,31 @@ check "a known kind is not" sh -c "! grep -q 'no stored machine has swap' '$T/ou
 
 on rot16 recommend --workload "$F" --db "$T/pool.db" --knobs vm.page-cluster
 check "--knobs limits the recommendation (exit $RC)" test "$(grep -c '(original' "$T/out")" = 1
+check "to the knob asked for" out_has '^  vm\.page-cluster +5 '
+expect 2 "--knobs naming only a knob no stored search varied" --machine "$T/rot16/machine.json" --root "$T/rot16" \
+	recommend --workload "$F" --db "$T/pool.db" --knobs vm.dirty_ratio
+check "says which knobs were varied" err_has 'none of them was varied by the stored searches \(they varied vm\.page-cluster,vm\.swappiness,vm\.vfs_cache_pressure\)'
 on rot16 recommend --workload "$F" --db "$T/pool.db" --objective interactive
 check "another objective has no data: the fallback" out_has '^no stored search'
+
+# --- a mix: the same set of workloads, as a mix file names them ------------------------------------
+cat >"$T/pair.yaml" <<YAML
+vmtune-mix: 1
+name: fleet-pair
+objective: throughput
+workloads:
+  - run: $F 0.01
+  - run: $F 0.02
+    weight: 2
+YAML
+on rot8 search --mix "$T/pair.yaml" --metric value --knobs $KNOBS --trials 15 --db "$T/mix.db" -o "$T/mixp.yaml" \
+	--confirm-rounds 2 --finalists 1 -q
+check "a mix search on rot8 (exit $RC)" test "$RC" = 0
+on rot16 recommend --mix "$T/pair.yaml" --db "$T/mix.db" --knobs vm.page-cluster
+check "recommend --mix pools the mix's runs (exit $RC)" out_has "^data: [0-9]+ trials .* of $F 0\.01 and the rest of the mix, 1 run on 1 machine"
+check "and recommends from them" test "$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")" = 5
+on rot16 recommend --workload "$F 0.01" --db "$T/mix.db"
+check "one workload of the mix alone is not the mix" out_has '^no stored search of these workloads'
 
 # --- pooling across stores ------------------------------------------------------------------
 "$VMTUNE" db merge "$T/copy.db" "$T/pool.db" >/dev/null 2>&1
