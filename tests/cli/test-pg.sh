@@ -78,14 +78,33 @@ done
 check "the runs' trials interleaved in time (they really ran at once)" \
 	test "$(sql "select count(distinct run_id) from trials where id between (select min(id) from trials) and (select min(id) + 10 from trials)")" = 2
 
+# --- Ctrl-C and --resume against PostgreSQL ----------------------------------------------------
+"$VMTUNE" --machine "$T/rot8/machine.json" --root "$T/rot8" --db "$URL" search --workload "exec:sleep 0.1; $T/score.sh" \
+	--metric value --knobs $KNOBS --trials 20 -o "$T/r.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+for i in $(seq 300); do
+	[ "$(sql "select count(*) from trials t join runs r on r.id = t.run_id where r.status = 'running' and t.kind = 'candidate'")" -ge 6 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+check "Ctrl-C of a search into PostgreSQL: exit 130" test $? = 130
+run=$(sql "select id from runs where status = 'interrupted'")
+check "the run is kept as interrupted" test -n "$run"
+vt --machine "$T/rot8/machine.json" --root "$T/rot8" --db "$URL" search --resume "$run" -o "$T/r.yaml"
+check "--resume from PostgreSQL finishes (exit $RC)" test "$RC" = 0
+check "20 distinct settings in all, none lost or repeated" \
+	test "$(sql "select count(distinct settings) from trials where run_id = $run and kind in ('baseline', 'candidate')")" = 20
+check "trial numbers still unique" test "$(sql "select count(*) = count(distinct seq) from trials where run_id = $run")" = t
+
 # --- moving results ---------------------------------------------------------------------------
 total=$(sql "select count(*) from trials")
 expect 0 "db export from PostgreSQL" --db "$URL" db export -o "$T/fleet.jsonl"
-check "two runs exported" test "$(wc -l <"$T/fleet.jsonl")" = 2
+check "three runs exported" test "$(wc -l <"$T/fleet.jsonl")" = 3
 expect 0 "db import into SQLite" --db "$T/fleet.db" db import "$T/fleet.jsonl"
 check "every trial arrived" test "$(sqlite3 "$T/fleet.db" 'select count(*) from trials')" = "$total"
 expect 0 "db import into PostgreSQL of its own runs" --db "$URL" db import "$T/fleet.jsonl"
-check "adds nothing" test "$(sql "select count(*) from runs")/$(sql "select count(*) from trials")" = "2/$total"
+check "adds nothing" test "$(sql "select count(*) from runs")/$(sql "select count(*) from trials")" = "3/$total"
 expect 0 "db merge of the SQLite copy into another" db merge "$T/m.db" "$T/fleet.db"
 expect 0 "and of the same file again" db merge "$T/m.db" "$T/fleet.db"
 check "the second merge adds nothing" test "$(sqlite3 "$T/m.db" 'select count(*) from trials')" = "$total"
