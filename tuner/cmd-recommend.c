@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,9 +66,8 @@ static double pct(double logc)
 
 static int profile_dirs(const char *given, char dirs[][PATH_MAX], int max)
 {
-	char exe[PATH_MAX];
+	char dir[PATH_MAX];
 	const char *env = getenv("VMTUNE_PROFILE_DIR");
-	ssize_t n;
 	int k = 0;
 
 	if (given) {
@@ -78,10 +76,7 @@ static int profile_dirs(const char *given, char dirs[][PATH_MAX], int max)
 	}
 	if (env && *env)
 		snprintf(dirs[k++], PATH_MAX, "%s", env);
-	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
-		const char *dir;
-		exe[n] = '\0';
-		dir = dirname(exe);
+	if (vt_exe_dir(dir, sizeof(dir))) {
 		/* the source tree (build/vmtune) or PREFIX/bin/vmtune */
 		snprintf(dirs[k++], PATH_MAX, "%s/../profiles", dir);
 		snprintf(dirs[k++], PATH_MAX, "%s/../share/vmtune/profiles", dir);

@@ -1,5 +1,6 @@
 /* paths.c - where things are: --root resolution, the state dir, small file I/O. */
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,4 +110,16 @@ int write_small_file(const char *path, const char *s)
 	if (close(fd) < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+const char *vt_exe_dir(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	snprintf(buf, size, "%s", dirname(exe));
+	return buf;
 }

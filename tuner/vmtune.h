@@ -49,6 +49,8 @@ const char *vt_state_path(char *buf, size_t size, const char *name);
 /* Create the state dir (mode 0700) if it does not exist. */
 int vt_state_dir_ensure(void);
 bool vt_live(void);
+/* The directory of the running vmtune binary (the build tree, or PREFIX/bin), or NULL. */
+const char *vt_exe_dir(char *buf, size_t size);
 
 /* Small file helpers: read a whole small file (trailing newline stripped),
  * write a string (O_TRUNC), both returning -errno on failure. */

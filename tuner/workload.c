@@ -2,7 +2,6 @@
  * binary, in $VMTUNE_WORKLOAD_DIR, or in PREFIX/libexec/vmtune beside PREFIX/bin;
  * anything else runs as exec:CMD through /bin/sh. */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +37,15 @@ const struct workload_info *workload_find(const char *name)
 
 static int builtin_path(const char *name, char *out, size_t size)
 {
-	char exe[PATH_MAX];
+	char dir[PATH_MAX];
 	const char *env = getenv("VMTUNE_WORKLOAD_DIR");
-	ssize_t n;
 
 	if (env && *env) {
 		snprintf(out, size, "%s/%s", env, name);
 		if (access(out, X_OK) == 0)
 			return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		const char *dir = dirname(exe);
-
+	if (vt_exe_dir(dir, sizeof(dir))) {
 		/* next to vmtune (the build tree), or PREFIX/libexec/vmtune for PREFIX/bin/vmtune */
 		snprintf(out, size, "%s/%s", dir, name);
 		if (access(out, X_OK) == 0)
