@@ -30,7 +30,8 @@
 #endif
 
 static const char recommend_help[] =
-    "  -w, --workload SPEC   the workload the settings are for, as it was searched (repeatable: a mix)\n"
+    "  -w, --workload SPEC   the workload the settings are for, as it was searched (repeatable: a mix);\n"
+    "                        without it, the one workload the stores hold searches of\n"
     "      --mix FILE        the workloads and objective of a mix\n"
     "      --objective O     throughput (default), interactive or balanced: as the searches used\n"
     "  -k, --knobs LIST      knobs to recommend (default: every knob the stored searches varied);\n"
@@ -501,6 +502,49 @@ static int recommend(struct rec *R, const char *knobs)
 	return 0;
 }
 
+/* No --workload: the one set of workloads the stores hold searches of (with the
+ * objective, if given), a list to choose from when there are several, or the
+ * shipped profiles when there is none. 0 when R->q names the workloads now, -1
+ * when the fallback answered, else an exit code. */
+static int which_workloads(struct rec *R)
+{
+	static struct pool_sets sets;
+	int i, j, match = -1, n = 0;
+
+	if (pool_sets(&R->q, &sets) < 0)
+		return EXIT_ENV;
+	for (i = 0; i < sets.n; i++)
+		if (!R->q.objective || strcmp(sets.set[i].objective, R->q.objective) == 0) {
+			match = match < 0 ? i : match;
+			n++;
+		}
+	if (n == 0) {
+		int rc = fallback(R, "no stored search (name a workload with --workload to look for one)");
+		return rc ? rc : -1;
+	}
+	if (n > 1) {
+		error("the stores hold searches of %d sets of workloads; name one with --workload or --mix:", n);
+		for (i = 0; i < sets.n; i++) {
+			if (R->q.objective && strcmp(sets.set[i].objective, R->q.objective) != 0)
+				continue;
+			fprintf(stderr, "  ");
+			for (j = 0; j < sets.set[i].nspecs; j++)
+				fprintf(stderr, "%s--workload \"%s\"", j ? " " : "", sets.set[i].specs[j]);
+			fprintf(stderr, "  (objective %s, %d run%s)\n", sets.set[i].objective, sets.set[i].runs,
+				sets.set[i].runs == 1 ? "" : "s");
+		}
+		return EXIT_USAGE;
+	}
+	for (j = 0; j < sets.set[match].nspecs; j++)
+		R->q.specs[R->q.nspecs++] = sets.set[match].specs[j];
+	if (!R->q.objective)
+		R->q.objective = sets.set[match].objective;
+	if (!vt.json)
+		printf("workload: %s%s (the only one with stored searches)\n", R->q.specs[0],
+		       R->q.nspecs > 1 ? " and the rest of its mix" : "");
+	return 0;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
 	enum { O_MIX = 256, O_OBJECTIVE, O_EXPLAIN, O_PROFILES, O_SEED };
@@ -573,10 +617,6 @@ int cmd_recommend(int argc, char **argv)
 		if (!R.q.objective && mix.objective[0])
 			R.q.objective = mix.objective;
 	}
-	if (!R.q.nspecs)
-		return usage_error("recommend", "which workload? --workload SPEC or --mix FILE");
-	if (!R.q.objective)
-		R.q.objective = "throughput";
 	for (i = 0; i < vt.ndbs; i++) {
 		if (store_exists(vt.dbs[i])) {
 			R.q.dbs[R.q.ndbs++] = vt.dbs[i];
@@ -586,6 +626,10 @@ int cmd_recommend(int argc, char **argv)
 		}
 	}
 	machine_read(&R.m);
+	if (!R.q.nspecs && (rc = which_workloads(&R)) != 0)
+		return rc < 0 ? 0 : rc; /* -1: the fallback has answered */
+	if (!R.q.objective)
+		R.q.objective = "throughput";
 	rc = recommend(&R, knobs);
 	model_free(&R.model);
 	pool_free(&R.pool);

@@ -39,7 +39,7 @@ static const struct cmd_entry commands[] = {
 	{ "db", cmd_db, "export [-o FILE] | import FILE... | merge OUT.db IN.db...",
 	  "move search results between stores (JSON lines; idempotent by run)" },
 	{ "recommend", cmd_recommend,
-	  "--workload SPEC... | --mix FILE [--objective O] [--knobs LIST] [--db FILE]... [--out FILE] [--explain]",
+	  "[--workload SPEC... | --mix FILE] [--objective O] [--knobs LIST] [--db FILE]... [--out FILE] [--explain]",
 	  "settings for this machine from every stored trial (a model over knobs and machines)" },
 	{ "restore", cmd_restore, "", "put back everything vmtune changed (knobs, swapfile, cgroups)" },
 };

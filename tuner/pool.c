@@ -103,6 +103,61 @@ static int knobs_cb(void *arg, long id, const char *uuid, const char *status, co
 	return 0;
 }
 
+static int sets_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
+{
+	struct pool_sets *out = arg;
+	json_object *cfg = json_tokener_parse(cj), *wl = get(cfg, "workloads"), *ob = get(cfg, "objective");
+	struct pool_query q = { .objective = ob ? json_object_get_string(ob) : "throughput" };
+	int i, j;
+
+	(void)id;
+	(void)uuid;
+	(void)status;
+	(void)mj;
+	if (!wl || !json_object_is_type(wl, json_type_array)) {
+		json_object_put(cfg);
+		return 0;
+	}
+	for (i = 0; i < (int)json_object_array_length(wl) && q.nspecs < POOL_MAX_SPECS; i++)
+		q.specs[q.nspecs++] = json_object_get_string(get(json_object_array_get_idx(wl, i), "spec"));
+	for (i = 0; i < out->n; i++) {
+		struct pool_query have = { .objective = out->set[i].objective, .nspecs = out->set[i].nspecs };
+		for (j = 0; j < have.nspecs; j++)
+			have.specs[j] = out->set[i].specs[j];
+		if (run_matches(&have, cfg))
+			break;
+	}
+	if (i == out->n && out->n < POOL_MAX_SETS) {
+		out->n++;
+		out->set[i].nspecs = q.nspecs;
+		for (j = 0; j < q.nspecs; j++)
+			snprintf(out->set[i].specs[j], sizeof(out->set[i].specs[j]), "%s", q.specs[j]);
+		snprintf(out->set[i].objective, sizeof(out->set[i].objective), "%s", q.objective);
+	}
+	if (i < out->n)
+		out->set[i].runs++;
+	json_object_put(cfg);
+	return 0;
+}
+
+int pool_sets(const struct pool_query *q, struct pool_sets *out)
+{
+	struct store *db;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < q->ndbs; i++) {
+		if (store_open(&db, q->dbs[i]) < 0)
+			return -1;
+		if (store_runs_each(db, sets_cb, out) < 0) {
+			store_close(db);
+			return -1;
+		}
+		store_close(db);
+	}
+	return 0;
+}
+
 int pool_knobs(const struct pool_query *q, char *buf, size_t size)
 {
 	struct walk w = { .q = q, .buf = buf, .size = size };

@@ -52,6 +52,18 @@ struct pool {
 	int npts, ntrials;
 };
 
+/* The distinct sets of workloads (with their objective) the stores hold runs of. */
+#define POOL_MAX_SETS 32
+struct pool_sets {
+	int n;
+	struct {
+		char specs[POOL_MAX_SPECS][512];
+		int nspecs, runs;
+		char objective[16];
+	} set[POOL_MAX_SETS];
+};
+int pool_sets(const struct pool_query *q, struct pool_sets *out);
+
 /* The knobs the matching runs searched, comma-separated (the union), into buf.
  * Returns the number of matching runs, or -1 on error. */
 int pool_knobs(const struct pool_query *q, char *buf, size_t size);

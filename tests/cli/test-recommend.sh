@@ -61,7 +61,10 @@ check "then it says to keep the settings" out_has '^no shipped profile fits big 
 # --- bad input ------------------------------------------------------------------------
 expect 2 "a store that does not exist" --db "$T/nope.db" recommend --workload "$F"
 check "is named" err_has "nope.db: no such results store"
-expect 2 "no workload" --db "$T/empty.db" recommend
+expect 0 "no workload and nothing stored" --db "$T/empty.db" --machine "$T/rot16/machine.json" --root "$T/rot16" recommend
+check "the shipped profile, and how to ask for a workload" out_has '^no stored search \(name a workload with --workload'
+check "names the fallback" out_has '^fallback: the shipped profile desktop-swap'
+
 echo '{"hostname": "x"}' >"$T/bad.json"
 expect 2 "--machine with a file that is not a fingerprint" --machine "$T/bad.json" machine
 check "names the file" err_has "bad.json: not a machine fingerprint"
@@ -149,6 +152,13 @@ check "recommend --mix pools the mix's runs (exit $RC)" out_has "^data: [0-9]+ t
 check "and recommends from them" test "$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")" = 5
 on rot16 recommend --workload "$F 0.01" --db "$T/mix.db"
 check "one workload of the mix alone is not the mix" out_has '^no stored search of these workloads'
+
+on rot16 recommend --db "$T/mix.db"
+check "no --workload: the one set the store holds (exit $RC)" out_has '^workload: exec:.*fleet\.sh 0\.01 and the rest of its mix \(the only one with stored searches\)'
+expect 2 "no --workload with two sets stored" --machine "$T/rot16/machine.json" --root "$T/rot16" --db "$T/pool.db" \
+	--db "$T/mix.db" recommend
+check "lists them to choose from" \
+	err_has "^  --workload \"exec:[^\"]*fleet\.sh 0\.01\" --workload \"exec:[^\"]*fleet\.sh 0\.02\"  \(objective throughput, 1 run\)"
 
 # --- pooling across stores ------------------------------------------------------------------
 "$VMTUNE" db merge "$T/copy.db" "$T/pool.db" >/dev/null 2>&1
