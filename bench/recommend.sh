@@ -85,8 +85,8 @@ for m in $TRAIN; do
 done
 echo "pool: $(sqlite3 "$T/pool.db" 'select count(*) from trials') trials from $(sqlite3 "$T/pool.db" 'select count(*) from runs') runs on 6 machines"
 echo
-echo "| unseen machine | shipped profile | its f (gap) | recommend's settings | its f (gap) |"
-echo "|---|---|---|---|---|"
+echo "| unseen machine | shipped profile | its f (gap) | recommend's settings | its f (gap) | predicted change (95% interval) | true change |"
+echo "|---|---|---|---|---|---|---|"
 : >"$T/gaps"
 for m in $UNSEEN; do
 	name=${m%%:*}
@@ -96,14 +96,21 @@ for m in $UNSEEN; do
 	ship=$(sed -n 's/^fallback: the shipped profile \([^ ]*\).*/\1/p' "$T/ship.txt")
 	fs=$(prof_f "$T/ship.yaml" "$name")
 	"$V" --machine "$T/$name/machine.json" --root "$T/$name" recommend --workload "$F" --db "$T/pool.db" \
-		-o "$T/rec.yaml" >/dev/null
+		-o "$T/rec.yaml" --json >"$T/rec.json"
+	pred=$(jq -r '"\(.predicted_change_pct) \(.predicted_ci95_pct_lo) \(.predicted_ci95_pct_hi)"' "$T/rec.json")
 	fr=$(prof_f "$T/rec.yaml" "$name")
+	f0=$(truef "$name" "$(cat "$T/$name/proc/sys/vm/page-cluster")" "$(cat "$T/$name/proc/sys/vm/swappiness")" \
+		"$(cat "$T/$name/proc/sys/vm/vfs_cache_pressure")")
 	rs="pc $(prof "$T/rec.yaml" "$name" vm.page-cluster page-cluster), sw $(prof "$T/rec.yaml" "$name" vm.swappiness swappiness), vfs $(prof "$T/rec.yaml" "$name" vm.vfs_cache_pressure vfs_cache_pressure)"
-	echo "$fs $fr" >>"$T/gaps"
-	awk -v m="$m" -v ship="$ship" -v fs="$fs" -v fr="$fr" -v rs="$rs" \
-		'BEGIN { printf "| %s | %s | %.3f (%+.1f%%) | %s | %.3f (%+.1f%%) |\n", m, ship, fs, 100 * (fs / 10 - 1), rs, fr, 100 * (fr / 10 - 1) }'
+	echo "$fs $fr $pred $f0" >>"$T/gaps"
+	awk -v m="$m" -v ship="$ship" -v fs="$fs" -v fr="$fr" -v rs="$rs" -v pred="$pred" -v f0="$f0" \
+		'BEGIN { split(pred, p, " ")
+		printf "| %s | %s | %.3f (%+.1f%%) | %s | %.3f (%+.1f%%) | %+.1f%% (%+.1f%% .. %+.1f%%) | %+.1f%% |\n",
+			m, ship, fs, 100 * (fs / 10 - 1), rs, fr, 100 * (fr / 10 - 1), p[1], p[2], p[3], 100 * (fr / f0 - 1) }'
 done
-awk '$2 < $1 { c++ } END { printf "\nrecommend closer to the optimum than the shipped profile on %d of %d unseen machines\n", c, NR }' "$T/gaps"
+awk '$2 < $1 { c++ } { t = 100 * ($2 / $6 - 1); if (t >= $4 && t <= $5) in95++ }
+	END { printf "\nrecommend closer to the optimum than the shipped profile on %d of %d unseen machines;\n", c, NR
+	      printf "the true change inside the predicted 95%% interval on %d of %d\n", in95, NR }' "$T/gaps"
 
 echo
 echo "| unseen machine | cold bo: trials to 2% (per seed) | warm start: trials to 2% (per seed) |"
