@@ -198,6 +198,7 @@ static void explain_knob(const struct rec *R, int k)
 	const struct space_dim *dm = &R->sp.dim[k];
 	long alt[SPACE_MAX];
 	double m, s, *wa, *wb;
+	long prev = 0;
 	int levels = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 7, j, n = R->model.gp.n, top[3] = { -1, -1, -1 };
 	double topv[3] = { 0 };
 	char v[64], desc[512];
@@ -207,8 +208,9 @@ static void explain_knob(const struct rec *R, int k)
 	for (j = 0; j < levels; j++) {
 		memcpy(alt, R->vals, sizeof(alt));
 		alt[k] = dm->categorical ? dm->lo + j : space_decode(dm, -1 + 2.0 * j / (levels - 1));
-		if (j && alt[k] == (dm->categorical ? alt[k] : space_decode(dm, -1 + 2.0 * (j - 1) / (levels - 1))))
-			continue;
+		if (j && alt[k] == prev)
+			continue; /* a narrow range rounds two levels to one value */
+		prev = alt[k];
 		model_predict(&R->model, alt, &m, &s);
 		printf(" %s:%+.0f%%", knob_text(dm->def, alt[k], v, sizeof(v)), pct(m));
 	}

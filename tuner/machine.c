@@ -236,12 +236,13 @@ int machine_from_json(json_object *o, struct machine *m)
 int machine_override(const char *path)
 {
 	json_object *o = json_object_from_file(path);
+	const char *why = o ? "no mem_total_kb" : json_util_get_last_err();
 	int rc = machine_from_json(o, &override);
 
 	json_object_put(o);
 	if (rc < 0) {
 		error("--machine %s: not a machine fingerprint (write one with 'vmtune machine --json'): %s", path,
-		      o ? "no mem_total_kb" : json_util_get_last_err());
+		      why);
 		return EXIT_USAGE;
 	}
 	have_override = true;

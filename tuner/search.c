@@ -97,7 +97,8 @@ struct search {
 	bool cat[SPACE_MAX + MACHINE_NFEAT];
 	long warm_rec[SPACE_MAX]; /* what recommend would say, tried first */
 	bool warm_rec_tried;
-	struct gp hyper; /* the last full fit, reused between refits */
+	/* the hyperparameters of the last full fit, reused between refits */
+	double hyper_l[SPACE_MAX + MACHINE_NFEAT], hyper_sf2, hyper_sn2;
 	bool have_hyper;
 	int hyper_at; /* trials_done at that fit */
 };
@@ -498,8 +499,8 @@ static int measure(struct search *S, int p, enum kind kind)
 	S->nobs++;
 	rescore(S);
 	/* a new baseline changes the scores around it: the store keeps the latest */
-	for (w = 0; S->db && w < S->nobs; w++) {
-		struct obs *o = &S->obs[w];
+	for (int j = 0; S->db && j < S->nobs; j++) {
+		struct obs *o = &S->obs[j];
 		if (o->trial_id > 0 && (o == ob || o->score != o->stored) &&
 		    store_trial_score(S->db, o->trial_id, o->score, o->failed) == 0)
 			o->stored = o->score;
@@ -667,7 +668,8 @@ static void bo_candidate(struct search *S, const struct gp *gp, long *out)
  * between, which keeps a large warm pool quick. */
 static int fit_model(struct search *S, struct gp *gp)
 {
-	int D = model_dims(S), cap = MAX_OBS + S->pool.npts, i, n = 0, rc;
+	int D = model_dims(S), cap = S->pool.npts + 1 + S->nobs, i, n = 0, rc;
+	struct gp hyper = { .log_l = S->hyper_l, .log_sf2 = S->hyper_sf2, .log_sn2 = S->hyper_sn2 };
 	double *x = malloc(sizeof(double) * (size_t)(cap * D)), *y = malloc(sizeof(double) * (size_t)cap);
 	bool refit;
 
@@ -691,11 +693,12 @@ static int fit_model(struct search *S, struct gp *gp)
 		y[n++] = log(ob->score);
 	}
 	refit = !S->have_hyper || !S->warm || S->trials_done - S->hyper_at >= 8;
-	rc = n >= 2 ? gp_fit_with(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, n, refit ? NULL : &S->hyper) : -1;
+	rc = n >= 2 ? gp_fit_with(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, n, refit ? NULL : &hyper) : -1;
 	if (rc == 0 && refit && S->warm) {
-		if (S->have_hyper)
-			gp_free(&S->hyper);
-		S->have_hyper = gp_fit_with(&S->hyper, D, S->cat, x, y, n, gp) == 0;
+		memcpy(S->hyper_l, gp->log_l, sizeof(double) * (size_t)D);
+		S->hyper_sf2 = gp->log_sf2;
+		S->hyper_sn2 = gp->log_sn2;
+		S->have_hyper = true;
 		S->hyper_at = S->trials_done;
 	}
 	free(x);
@@ -1482,8 +1485,6 @@ static int setup(struct search *S, struct search_opts *o)
 	return 0;
 }
 
-/* --warm-start: pool the stored trials of these workloads (every --db, this run
- * left out) and fit the model recommend uses, for its first candidate. */
 static void say_stdout(const char *fmt, ...)
 {
 	va_list ap;
@@ -1494,6 +1495,9 @@ static void say_stdout(const char *fmt, ...)
 	putchar('\n');
 }
 
+/* --warm-start: pool the stored trials of these workloads (every --db, this run
+ * left out) and fit the model recommend uses, for its first candidate; its
+ * hyperparameters serve the search's surrogate until the first refit. */
 static int warm_setup(struct search *S, long exclude_run)
 {
 	/* what it found: on stdout in a dry run (part of the plan), else a message */
@@ -1534,6 +1538,11 @@ static int warm_setup(struct search *S, long exclude_run)
 		    S->pool.nmachines == 1 ? "" : "s", space_describe(&S->sp, S->warm_rec, false, d, sizeof(d)),
 		    100 * (exp(mean) - 1));
 	}
+	memcpy(S->hyper_l, M.gp.log_l, sizeof(double) * (size_t)pool_dims(&S->sp));
+	S->hyper_sf2 = M.gp.log_sf2;
+	S->hyper_sn2 = M.gp.log_sn2;
+	S->have_hyper = true;
+	S->hyper_at = S->trials_done;
 	model_free(&M);
 	S->warm = true;
 	return 0;
@@ -1541,8 +1550,6 @@ static int warm_setup(struct search *S, long exclude_run)
 
 static void teardown(struct search *S)
 {
-	if (S->have_hyper)
-		gp_free(&S->hyper);
 	pool_free(&S->pool);
 	if (S->sobol)
 		gsl_qrng_free(S->sobol);

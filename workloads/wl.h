@@ -11,15 +11,20 @@
 #include "size.h"
 
 /* Option values: parsed strictly, or the program stops with status 2 naming the option. */
+static inline void wl_opt_check(int rc, const char *prog, int opt, const char *why)
+{
+	if (rc < 0) {
+		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
+		exit(2);
+	}
+}
+
 static inline long wl_opt_long(const char *prog, int opt, const char *arg, long min, long max)
 {
 	char why[256];
 	long v;
 
-	if (parse_long(arg, min, max, &v, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
-		exit(2);
-	}
+	wl_opt_check(parse_long(arg, min, max, &v, why, sizeof(why)), prog, opt, why);
 	return v;
 }
 
@@ -28,10 +33,7 @@ static inline uint64_t wl_opt_size(const char *prog, int opt, const char *arg)
 	char why[256];
 	uint64_t v;
 
-	if (parse_size(arg, &v, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
-		exit(2);
-	}
+	wl_opt_check(parse_size(arg, &v, why, sizeof(why)), prog, opt, why);
 	return v;
 }
 
@@ -40,10 +42,7 @@ static inline double wl_opt_duration(const char *prog, int opt, const char *arg)
 	char why[256];
 	double v;
 
-	if (parse_duration(arg, &v, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: -%c: %s\n", prog, opt, why);
-		exit(2);
-	}
+	wl_opt_check(parse_duration(arg, &v, why, sizeof(why)), prog, opt, why);
 	return v;
 }
 

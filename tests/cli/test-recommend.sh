@@ -113,6 +113,13 @@ check "--explain: the trials that drove it" out_has '^    rot8 +run [0-9a-f]{8} 
 check "--explain: the features' relevance" out_has '^  machine: memory [0-9.e+]+, swap device [0-9.e+]+, cpus'
 cp "$T/out" "$T/out.rot16"
 
+# an enum knob: --explain shows every choice
+on rot8 search --workload "$F" --metric value --knobs vm.page-cluster,thp.enabled --trials 8 --db "$T/enum.db" \
+	-o "$T/enum.yaml" --confirm-rounds 2 --finalists 1 -q
+on rot8 recommend --workload "$F" --db "$T/enum.db" --explain
+check "--explain: every choice of an enum knob" \
+	test "$(grep -A1 '^thp\.enabled = ' "$T/out" | grep -oE '(always|madvise|never):' | sort | tr -d '\n')" = "always:madvise:never:"
+
 on rot16 recommend --workload "$F" --db "$T/pool.db" --json
 check "--json" test "$(jq -r '.source' "$T/out")" = model
 check "--json: similarities in [0, 1], none of them this machine" \
