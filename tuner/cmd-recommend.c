@@ -24,6 +24,7 @@
 #include "space.h"
 #include "store.h"
 #include "vmtune.h"
+#include "workload.h"
 
 #ifndef PROFILE_DIR
 #define PROFILE_DIR "/usr/local/share/vmtune/profiles"
@@ -575,7 +576,7 @@ int cmd_recommend(int argc, char **argv)
 		case 'w':
 			if (R.q.nspecs >= POOL_MAX_SPECS)
 				return usage_error("recommend", "at most %d workloads", POOL_MAX_SPECS);
-			R.q.specs[R.q.nspecs++] = strcmp(optarg, "mtest01") == 0 ? "mtest01 -p 80 -w" : optarg;
+			R.q.specs[R.q.nspecs++] = workload_alias(optarg);
 			break;
 		case O_MIX:
 			mixfile = optarg;

@@ -264,9 +264,7 @@ int cmd_search(int argc, char **argv)
 		const struct workload_info *wi;
 		char **args;
 
-		/* "mtest01" alone means the seeds' "mtest01 -p 80 -w" */
-		if (strcmp(w->spec, "mtest01") == 0)
-			w->spec = "mtest01 -p 80 -w";
+		w->spec = workload_alias(w->spec);
 		if (workload_argv(w->spec, &args, w->name, sizeof(w->name)) < 0)
 			return EXIT_USAGE;
 		workload_argv_free(args);

@@ -15,6 +15,7 @@
 #include "pool.h"
 #include "store.h"
 #include "vmtune.h"
+#include "workload.h"
 
 #define POOL_CAP 240
 
@@ -42,8 +43,8 @@ static bool run_matches(const struct pool_query *q, json_object *cfg)
 	for (j = 0; j < q->nspecs; j++) {
 		bool found = false;
 		for (i = 0; i < n && !found; i++)
-			found = strcmp(json_object_get_string(get(json_object_array_get_idx(wl, i), "spec")),
-				       q->specs[j]) == 0;
+			found = workload_same(json_object_get_string(get(json_object_array_get_idx(wl, i), "spec")),
+					      q->specs[j]);
 		if (!found)
 			return false;
 	}

@@ -1,6 +1,7 @@
 /* workload.c - resolves workload specs: built-in programs live next to the vmtune
  * binary, in $VMTUNE_WORKLOAD_DIR, or in PREFIX/libexec/vmtune beside PREFIX/bin;
  * anything else runs as exec:CMD through /bin/sh. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +16,27 @@
 #define WORKLOAD_DIR "/usr/local/libexec/vmtune"
 #endif
 
+/* opts: each program's getopt string (tests/unit/test_workload.c holds them to the sources) */
 const struct workload_info workload_builtins[] = {
-	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)" },
-	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)" },
-	{ "sputter", "played", true, "the mp3 of the seeds: a periodic task with a reclaimable working set" },
-	{ "mmap001", "elapsed", false, "LTP mmap001: map a file MAP_SHARED, write every byte, msync, munmap" },
-	{ "pft", "fault_wsec", true, "the page-fault test of seed 001: threads fault in fresh anonymous memory" },
-	{ "chat", "msg_s", true, "VolanoMark-like loopback TCP chat: rooms of users, every message fanned out" },
-	{ NULL, NULL, false, NULL },
+	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)",
+	  "b:c:p:wvh" },
+	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)",
+	  "s:P:a:S:vh" },
+	{ "sputter", "played", true, "the mp3 of the seeds: a periodic task with a reclaimable working set",
+	  "p:B:s:d:h" },
+	{ "mmap001", "elapsed", false, "LTP mmap001: map a file MAP_SHARED, write every byte, msync, munmap",
+	  "m:i:d:h" },
+	{ "pft", "fault_wsec", true, "the page-fault test of seed 001: threads fault in fresh anonymous memory",
+	  "b:t:r:h" },
+	{ "chat", "msg_s", true, "VolanoMark-like loopback TCP chat: rooms of users, every message fanned out",
+	  "r:u:m:h" },
+	{ NULL, NULL, false, NULL, NULL },
 };
+
+const char *workload_alias(const char *spec)
+{
+	return strcmp(spec, "mtest01") == 0 ? "mtest01 -p 80 -w" : spec;
+}
 
 const struct workload_info *workload_find(const char *name)
 {
@@ -122,4 +135,116 @@ int workload_argv(const char *spec, char ***argvp, char *name, size_t namelen)
 	wordfree(&we);
 	*argvp = argv;
 	return 0;
+}
+
+/* One word of the canonical form: as it is when the shell would read it back as
+ * itself, else in single quotes. */
+static void put_word(char *out, size_t size, const char *w)
+{
+	size_t n = strlen(out);
+	bool plain = *w != '\0';
+	const char *c;
+
+	for (c = w; *c && plain; c++)
+		plain = isalnum((unsigned char)*c) || strchr("-_./:=%+,@", *c);
+	if (plain) {
+		snprintf(out + n, size - n, "%s%s", n ? " " : "", w);
+		return;
+	}
+	snprintf(out + n, size - n, "%s'", n ? " " : "");
+	for (c = w; *c; c++) {
+		n = strlen(out);
+		snprintf(out + n, size - n, *c == '\'' ? "'\\''" : "%c", *c);
+	}
+	n = strlen(out);
+	snprintf(out + n, size - n, "'");
+}
+
+void workload_canonical(const char *spec, char *out, size_t size)
+{
+	struct word_opt {
+		char opt;
+		const char *arg;
+	} o[64];
+	const char *operand[64];
+	const struct workload_info *wi;
+	wordexp_t we;
+	size_t i, no = 0, nv = 0;
+	bool ok = true, only_operands = false;
+
+	spec = workload_alias(spec);
+	snprintf(out, size, "%s", spec);
+	if (strncmp(spec, "exec:", 5) == 0 || wordexp(spec, &we, WRDE_NOCMD) != 0)
+		return;
+	if (we.we_wordc == 0 || !(wi = workload_find(we.we_wordv[0]))) {
+		wordfree(&we);
+		return;
+	}
+	/* getopt's reading: options anywhere (it permutes), clusters such as -wv,
+	 * an argument joined (-s600M) or in the next word, operands after -- */
+	for (i = 1; i < we.we_wordc && ok; i++) {
+		const char *w = we.we_wordv[i], *c;
+
+		if (only_operands || w[0] != '-' || w[1] == '\0') {
+			ok = nv < 64;
+			if (ok)
+				operand[nv++] = w;
+			continue;
+		}
+		if (strcmp(w, "--") == 0) {
+			only_operands = true;
+			continue;
+		}
+		for (c = w + 1; *c && ok; c++) {
+			const char *d = *c == ':' ? NULL : strchr(wi->opts, *c);
+
+			ok = d && no < 64;
+			if (!ok)
+				break;
+			o[no].opt = *c;
+			o[no].arg = NULL;
+			if (d[1] == ':') {
+				if (c[1])
+					o[no].arg = c + 1;
+				else if (i + 1 < we.we_wordc)
+					o[no].arg = we.we_wordv[++i];
+				else
+					ok = false;
+				no++;
+				break;
+			}
+			no++;
+		}
+	}
+	if (ok) {
+		/* options by letter, a repeated one in the order given; then the operands */
+		for (i = 1; i < no; i++)
+			for (size_t j = i; j > 0 && o[j - 1].opt > o[j].opt; j--) {
+				struct word_opt t = o[j];
+				o[j] = o[j - 1];
+				o[j - 1] = t;
+			}
+		out[0] = '\0';
+		put_word(out, size, we.we_wordv[0]);
+		for (i = 0; i < no; i++) {
+			char flag[3] = { '-', o[i].opt, '\0' };
+			put_word(out, size, flag);
+			if (o[i].arg)
+				put_word(out, size, o[i].arg);
+		}
+		for (i = 0; i < nv; i++)
+			put_word(out, size, operand[i]);
+	}
+	wordfree(&we);
+}
+
+bool workload_same(const char *a, const char *b)
+{
+	char ca[1024], cb[1024];
+
+	if (strcmp(a, b) == 0)
+		return true;
+	workload_canonical(a, ca, sizeof(ca));
+	workload_canonical(b, cb, sizeof(cb));
+	return strcmp(ca, cb) == 0;
 }

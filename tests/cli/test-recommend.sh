@@ -167,6 +167,14 @@ expect 2 "no --workload with two sets stored" --machine "$T/rot16/machine.json" 
 check "lists them to choose from" \
 	err_has "^  --workload \"exec:[^\"]*fleet\.sh 0\.01\" --workload \"exec:[^\"]*fleet\.sh 0\.02\"  \(objective throughput, 1 run\)"
 
+# --- a built-in workload: its options in any order are the same workload ---------------------
+on rot8 search --workload "pft -b 4M -t 1 -r 2" --knobs vm.page-cluster --trials 4 --db "$T/pft.db" -q
+check "a search of a built-in workload on rot8 (exit $RC)" test "$RC" = 0
+on rot8 recommend --workload "pft -r2 -t 1 -b 4M" --db "$T/pft.db"
+check "recommend with the options reordered finds it (exit $RC)" out_has '^data: [0-9]+ trials .* of pft -r2 -t 1 -b 4M, 1 run on 1 machine'
+on rot8 recommend --workload "pft -r 2 -t 1 -b 8M" --db "$T/pft.db"
+check "another value is another workload" out_has '^no stored search of these workloads'
+
 # --- pooling across stores ------------------------------------------------------------------
 "$VMTUNE" db merge "$T/copy.db" "$T/pool.db" >/dev/null 2>&1
 on rot16 recommend --workload "$F" --db "$T/pool.db" --db "$T/copy.db" --json

@@ -35,6 +35,10 @@ if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
 	check "with no swap now, for the machine as searched (its swapfile)" out_has '^\(it has no swap now; its searches ran with the swap above'
 fi
 check "with a gain the model is sure of" out_has '^predicted change of the cost: -[0-9.]+% \(95% interval -[0-9.]+% \.\. -[0-9.]+%\)'
+cp "$T/out" "$T/rec-as-searched"
+lexpect 0 "the same workload, its options in another order" recommend --workload "swapbench -P2 -a seq -s 600M" --explain
+check "is the same workload: the same recommendation" \
+	diff <(sed 's/swapbench -s 600M -a seq -P 2/swapbench -P2 -a seq -s 600M/g' "$T/rec-as-searched") "$T/out"
 as_before "recommend"
 
 lexpect 0 "search every available knob for mtest01 within 5 minutes" search --workload mtest01 --time 5m \
