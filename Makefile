@@ -10,10 +10,10 @@ LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
 PROFILEDIR = $(PREFIX)/share/vmtune/profiles
 
-PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq
+PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv), procps (sysctl -p),
 # qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the fleet store test)
-DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev \
+DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql
 
 CFLAGS ?= -O2 -g

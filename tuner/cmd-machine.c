@@ -38,6 +38,7 @@ int cmd_machine(int argc, char **argv)
 		return 0;
 	}
 	printf("%-14s %s\n", "hostname", m.hostname);
+	printf("%-14s %s\n", "machine id", m.id[0] ? m.id : "unknown (no /etc/machine-id)");
 	printf("%-14s %s\n", "kernel", m.kernel);
 	printf("%-14s %d (%d NUMA node%s)\n", "cpus", m.cpus, m.numa_nodes, m.numa_nodes == 1 ? "" : "s");
 	printf("%-14s %ld kB\n", "memory", m.mem_total_kb);

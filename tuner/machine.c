@@ -11,6 +11,7 @@
 #include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <systemd/sd-id128.h>
 #include <unistd.h>
 
 #include "machine.h"
@@ -103,8 +104,21 @@ bool machine_overridden(void)
 	return have_override;
 }
 
+/* vmtune's application id: the machine id is stored as an HMAC of /etc/machine-id
+ * keyed with it (sd_id128_get_machine_app_specific), never as itself */
+#define VMTUNE_APP_ID SD_ID128_MAKE(84, 76, 38, 6c, 6e, f7, 4c, d7, 87, 93, 93, ea, bf, cc, b0, 8a)
+
+bool machine_same(const struct machine *a, const struct machine *b)
+{
+	if (a->id[0] && b->id[0])
+		return strcmp(a->id, b->id) == 0;
+	return strcmp(a->hostname, b->hostname) == 0 &&
+	       fabs((double)(a->mem_total_kb - b->mem_total_kb)) <= 0.05 * (double)b->mem_total_kb;
+}
+
 void machine_read(struct machine *m)
 {
+	sd_id128_t id;
 	struct utsname u;
 	struct sysinfo si;
 	struct meminfo_info *mi = NULL;
@@ -117,6 +131,8 @@ void machine_read(struct machine *m)
 	memset(m, 0, sizeof(*m));
 	if (gethostname(m->hostname, sizeof(m->hostname) - 1) < 0)
 		snprintf(m->hostname, sizeof(m->hostname), "unknown");
+	if (sd_id128_get_machine_app_specific(VMTUNE_APP_ID, &id) == 0)
+		sd_id128_to_string(id, m->id);
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
 	m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -160,6 +176,8 @@ json_object *machine_json_object(const struct machine *m)
 	int i;
 
 	json_object_object_add(o, "hostname", json_object_new_string(m->hostname));
+	if (m->id[0])
+		json_object_object_add(o, "machine_id", json_object_new_string(m->id));
 	json_object_object_add(o, "kernel", json_object_new_string(m->kernel));
 	json_object_object_add(o, "cpus", json_object_new_int(m->cpus));
 	json_object_object_add(o, "numa_nodes", json_object_new_int(m->numa_nodes));
@@ -214,6 +232,7 @@ int machine_from_json(json_object *o, struct machine *m)
 	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "mem_total_kb", &v))
 		return -1;
 	get_str(o, "hostname", m->hostname, sizeof(m->hostname));
+	get_str(o, "machine_id", m->id, sizeof(m->id));
 	get_str(o, "kernel", m->kernel, sizeof(m->kernel));
 	get_str(o, "mthp_sizes", m->mthp_sizes, sizeof(m->mthp_sizes));
 	m->cpus = (int)get_long(o, "cpus", 1);

@@ -9,6 +9,7 @@
 
 struct machine {
 	char hostname[256];
+	char id[33]; /* /etc/machine-id hashed for vmtune (it cannot be turned back); "" unknown */
 	char kernel[128];
 	int cpus, numa_nodes;
 	long mem_total_kb, swap_total_kb, page_size;
@@ -32,6 +33,9 @@ int machine_from_json(struct json_object *o, struct machine *m);
 /* Load --machine FILE (a `vmtune machine --json`); 0 or EXIT_USAGE after a message. */
 int machine_override(const char *path);
 bool machine_overridden(void);
+/* The same box? By machine id when both have one (a renamed host stays itself, two
+ * clones under one hostname are two), else by hostname and memory within 5%. */
+bool machine_same(const struct machine *a, const struct machine *b);
 
 /* The features models use to tell machines apart, coded near [-1, 1]: log memory,
  * the kind of swap (a category), log CPUs, zswap, kernel version. */

@@ -183,16 +183,10 @@ static int find_machine(struct pool *p, const struct machine *m, const double *f
 	int i;
 
 	for (i = 0; i < p->nmachines; i++)
-		if (strcmp(p->machines[i].m.hostname, m->hostname) == 0 &&
+		if (machine_same(&p->machines[i].m, m) &&
 		    memcmp(p->machines[i].feat, feat, sizeof(double) * MACHINE_NFEAT) == 0)
 			return i;
 	return -1;
-}
-
-static bool same_machine(const struct machine *a, const struct machine *b)
-{
-	return strcmp(a->hostname, b->hostname) == 0 &&
-	       fabs((double)(a->mem_total_kb - b->mem_total_kb)) <= 0.05 * (double)b->mem_total_kb;
 }
 
 /* One trial into the pool: averaged with an earlier point of the same settings
@@ -290,7 +284,7 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 		memset(&nm[mi], 0, sizeof(nm[mi]));
 		nm[mi].m = m;
 		memcpy(nm[mi].feat, feat, sizeof(feat));
-		nm[mi].own = w->target && same_machine(&m, w->target);
+		nm[mi].own = w->target && machine_same(&m, w->target);
 	}
 	{
 		struct pool_run *nr = realloc(p->runs, (size_t)(p->nruns + 1) * sizeof(*nr));

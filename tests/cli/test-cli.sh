@@ -220,6 +220,13 @@ check "machine: CPUs" test "$(jq .cpus "$T/out")" = "$(nproc)"
 check "machine: page size" test "$(jq .page_size "$T/out")" = "$(getconf PAGESIZE)"
 check "machine: one swap device entry per /proc/swaps line" \
 	test "$(jq '.swap_devices | length' "$T/out")" = "$(tail -n +2 /proc/swaps | wc -l)"
+if [ -s /etc/machine-id ]; then
+	id=$(jq -r .machine_id "$T/out")
+	check "machine: an id of 32 hex digits ($id)" grep -qxE '[0-9a-f]{32}' <<<"$id"
+	check "machine: derived from /etc/machine-id, not the id itself" test "$id" != "$(cat /etc/machine-id)"
+	expect 0 "machine --json again" machine --json
+	check "machine: the same id every time" test "$(jq -r .machine_id "$T/out")" = "$id"
+fi
 
 check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing

@@ -175,6 +175,21 @@ check "recommend with the options reordered finds it (exit $RC)" out_has '^data:
 on rot8 recommend --workload "pft -r 2 -t 1 -b 8M" --db "$T/pft.db"
 check "another value is another workload" out_has '^no stored search of these workloads'
 
+# --- a box is known by its machine id: not by its hostname ----------------------------------
+jq -c '.machine_id = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"' "$T/rot8/machine.json" >"$T/rot8a.json"
+jq -c '.machine_id = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"' "$T/rot8/machine.json" >"$T/rot8b.json"
+jq -c '.hostname = "rot8-renamed"' "$T/rot8a.json" >"$T/rot8a-renamed.json"
+vt --machine "$T/rot8a.json" --root "$T/rot8" search --workload "$F" --metric value --knobs $KNOBS --trials 6 \
+	--db "$T/ids.db" -q
+check "a search on a box with a machine id (exit $RC)" test "$RC" = 0
+vt --machine "$T/rot8a.json" --root "$T/rot8" recommend --workload "$F" --db "$T/ids.db"
+check "recommend on that box: its own trials" out_has '^basis: [0-9]+ trials from this machine and 0 from 0 other machines$'
+vt --machine "$T/rot8a-renamed.json" --root "$T/rot8" recommend --workload "$F" --db "$T/ids.db"
+check "renamed, it is still that box" out_has '^basis: [0-9]+ trials from this machine and 0 from 0 other machines$'
+vt --machine "$T/rot8b.json" --root "$T/rot8" recommend --workload "$F" --db "$T/ids.db"
+check "a clone with the same hostname and another id is another box" \
+	out_has '^basis: transferred from 1 other machine, the most similar rot8 \(1\.00\)$'
+
 # --- pooling across stores ------------------------------------------------------------------
 "$VMTUNE" db merge "$T/copy.db" "$T/pool.db" >/dev/null 2>&1
 on rot16 recommend --workload "$F" --db "$T/pool.db" --db "$T/copy.db" --json
