@@ -7,7 +7,9 @@
 # machines fills a pooled store; then, for five machines the pool has never seen (the
 # last without swap, a kind no pooled machine has):
 #   1. the true objective of what `recommend` proposes from the pool, against that of
-#      the shipped profile recommend falls back to with an empty store;
+#      the shipped profile recommend falls back to with an empty store, and the model's
+#      predicted change against the true one (for the guess it shows when it is not
+#      sure of a transfer and answers with the shipped profile instead);
 #   2. trials until a setting within 2% of the optimum (f <= 10.2), cold bo against
 #      --warm-start from the pool, SEEDS seeds each (default 5), budget BUDGET
 #      (default 40; never getting there counts as BUDGET+1).
@@ -85,7 +87,7 @@ for m in $TRAIN; do
 done
 echo "pool: $(sqlite3 "$T/pool.db" 'select count(*) from trials') trials from $(sqlite3 "$T/pool.db" 'select count(*) from runs') runs on 6 machines"
 echo
-echo "| unseen machine | shipped profile | its f (gap) | recommend's settings | its f (gap) | predicted change (95% interval) | true change |"
+echo "| unseen machine | shipped profile | its f (gap) | recommend's answer | its f (gap) | the model's setting: predicted change (95% interval) | its true change |"
 echo "|---|---|---|---|---|---|---|"
 : >"$T/gaps"
 for m in $UNSEEN; do
@@ -97,20 +99,33 @@ for m in $UNSEEN; do
 	fs=$(prof_f "$T/ship.yaml" "$name")
 	"$V" --machine "$T/$name/machine.json" --root "$T/$name" recommend --workload "$F" --db "$T/pool.db" \
 		-o "$T/rec.yaml" --json >"$T/rec.json"
-	pred=$(jq -r '"\(.predicted_change_pct) \(.predicted_ci95_pct_lo) \(.predicted_ci95_pct_hi)"' "$T/rec.json")
+	# the model's setting: the answer, or (when recommend was not sure of a transfer and
+	# answered with the shipped profile) the guess it showed beside it
+	jq 'if .model_guess then .model_guess else . end' "$T/rec.json" >"$T/model.json"
+	pred=$(jq -r '"\(.predicted_change_pct) \(.predicted_ci95_pct_lo) \(.predicted_ci95_pct_hi)"' "$T/model.json")
+	gs=$(jq -r '.settings | "\(."vm.page-cluster") \(."vm.swappiness") \(."vm.vfs_cache_pressure")"' "$T/model.json")
+	# shellcheck disable=SC2086
+	fg=$(truef "$name" $gs)
 	fr=$(prof_f "$T/rec.yaml" "$name")
 	f0=$(truef "$name" "$(cat "$T/$name/proc/sys/vm/page-cluster")" "$(cat "$T/$name/proc/sys/vm/swappiness")" \
 		"$(cat "$T/$name/proc/sys/vm/vfs_cache_pressure")")
-	rs="pc $(prof "$T/rec.yaml" "$name" vm.page-cluster page-cluster), sw $(prof "$T/rec.yaml" "$name" vm.swappiness swappiness), vfs $(prof "$T/rec.yaml" "$name" vm.vfs_cache_pressure vfs_cache_pressure)"
-	echo "$fs $fr $pred $f0" >>"$T/gaps"
-	awk -v m="$m" -v ship="$ship" -v fs="$fs" -v fr="$fr" -v rs="$rs" -v pred="$pred" -v f0="$f0" \
+	set -- $gs
+	if [ "$(jq -r .source "$T/rec.json")" = model ]; then
+		rs="the model's: pc $1, sw $2, vfs $3"
+	else
+		rs="$(jq -r '.profile | sub(".*/"; "") | sub(".yaml$"; "")' "$T/rec.json") (the model's pc $1, sw $2, vfs $3 unsure)"
+	fi
+	echo "$fs $fr $pred $f0 $fg" >>"$T/gaps"
+	awk -v m="$m" -v ship="$ship" -v fs="$fs" -v fr="$fr" -v rs="$rs" -v pred="$pred" -v f0="$f0" -v fg="$fg" \
 		'BEGIN { split(pred, p, " ")
 		printf "| %s | %s | %.3f (%+.1f%%) | %s | %.3f (%+.1f%%) | %+.1f%% (%+.1f%% .. %+.1f%%) | %+.1f%% |\n",
-			m, ship, fs, 100 * (fs / 10 - 1), rs, fr, 100 * (fr / 10 - 1), p[1], p[2], p[3], 100 * (fr / f0 - 1) }'
+			m, ship, fs, 100 * (fs / 10 - 1), rs, fr, 100 * (fr / 10 - 1), p[1], p[2], p[3], 100 * (fg / f0 - 1) }'
 done
-awk '$2 < $1 { c++ } { t = 100 * ($2 / $6 - 1); if (t >= $4 && t <= $5) in95++ }
-	END { printf "\nrecommend closer to the optimum than the shipped profile on %d of %d unseen machines;\n", c, NR
-	      printf "the true change inside the predicted 95%% interval on %d of %d\n", in95, NR }' "$T/gaps"
+awk '$2 < $1 { c++ } $2 == $1 { same++ } $2 > $1 { worse++ }
+	{ t = 100 * ($7 / $6 - 1); if (t >= $4 && t <= $5) in95++ }
+	END { printf "\nrecommend closer to the optimum than the shipped profile on %d of %d unseen machines, ", c, NR
+	      printf "the same on %d, farther on %d;\n", same, worse
+	      printf "the true change of the model'"'"'s setting inside its predicted 95%% interval on %d of %d\n", in95, NR }' "$T/gaps"
 
 echo
 echo "| unseen machine | cold bo: trials to 2% (per seed) | warm start: trials to 2% (per seed) |"

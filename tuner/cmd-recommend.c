@@ -31,8 +31,9 @@
 #endif
 
 static const char recommend_help[] =
-    "  -w, --workload SPEC   the workload the settings are for, as it was searched (repeatable: a mix);\n"
-    "                        without it, the one workload the stores hold searches of\n"
+    "  -w, --workload SPEC   the workload the settings are for, as it was searched (its options in\n"
+    "                        any order; repeatable: a mix); without it, the one workload the stores\n"
+    "                        hold searches of\n"
     "      --mix FILE        the workloads and objective of a mix\n"
     "      --objective O     throughput (default), interactive or balanced: as the searches used\n"
     "  -k, --knobs LIST      knobs to recommend (default: every knob the stored searches varied);\n"
@@ -40,7 +41,8 @@ static const char recommend_help[] =
     "      --db FILE         a results store to pool (repeatable; default STATE/vmtune.db)\n"
     "  -o, --out FILE        write the recommendation as a profile\n"
     "      --explain         which trials and machine features drove each value\n"
-    "      --profiles DIR    shipped profiles for the fallback (default: next to vmtune, then\n"
+    "      --profiles DIR    shipped profiles for the fallback (no data, or a guess across kinds of\n"
+    "                        swap the model is unsure of; default: next to vmtune, then\n"
     "                        " PROFILE_DIR ")\n"
     "      --seed N          seed of the optimiser (default 1)\n";
 
@@ -93,8 +95,15 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* The fitting profile with the narrowest match (both bounds before one, none last). */
-static int fallback(struct rec *R, const char *reason)
+static void print_json(json_object *j)
+{
+	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(j);
+}
+
+/* The fitting profile with the narrowest match (both bounds before one, none last).
+ * guess: the model's answer it was not sure of (--json; taken over), or NULL. */
+static int fallback(struct rec *R, const char *reason, json_object *guess)
 {
 	char dirs[4][PATH_MAX], path[PATH_MAX], best_path[PATH_MAX] = "", why[256], best_why[256] = "";
 	static struct profile p, best;
@@ -138,8 +147,11 @@ static int fallback(struct rec *R, const char *reason)
 			json_object_object_add(j, "settings", json_object_get(set));
 			json_object_put(pj);
 		}
-		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
-		json_object_put(j);
+		if (guess) {
+			json_object_object_del(guess, "source");
+			json_object_object_add(j, "model_guess", guess);
+		}
+		print_json(j);
 	} else {
 		printf("%s\n", reason);
 		if (!best_path[0]) {
@@ -318,7 +330,7 @@ static bool swap_class_seen(const struct rec *R)
 	return false;
 }
 
-static void print_json(const struct rec *R, const char *what)
+static json_object *model_json(const struct rec *R, const char *what)
 {
 	json_object *j = json_object_new_object(), *set = json_object_new_object(), *src = json_object_new_array();
 	char v[64];
@@ -356,8 +368,7 @@ static void print_json(const struct rec *R, const char *what)
 		json_object_array_add(src, o);
 	}
 	json_object_object_add(j, "machines", src);
-	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(j);
+	return j;
 }
 
 static int recommend(struct rec *R, const char *knobs)
@@ -365,6 +376,8 @@ static int recommend(struct rec *R, const char *knobs)
 	char found[2048], list[2048], sum[160], a[64], b[64], what[160];
 	int nmatch, i, own = 0, own_trials = 0;
 	double best_sim = 0;
+	bool unsure, guess_only;
+	char unsure_reason[320];
 	const char *best_host = "";
 
 	machine_features(&R->m, R->feat);
@@ -372,7 +385,7 @@ static int recommend(struct rec *R, const char *knobs)
 		return EXIT_ENV;
 	snprintf(list, sizeof(list), "%s", found);
 	if (nmatch == 0 || !list[0])
-		return fallback(R, "no stored search of these workloads (with this objective)");
+		return fallback(R, "no stored search of these workloads (with this objective)", NULL);
 	/* the model takes every knob the searches varied that this machine has (a
 	 * trial's cost depends on all of them); --knobs only chooses which of them
 	 * are recommended, the others stay at their original values */
@@ -388,7 +401,7 @@ static int recommend(struct rec *R, const char *knobs)
 			snprintf(keep + strlen(keep), sizeof(keep) - strlen(keep), "%s%s", keep[0] ? "," : "", tok);
 		}
 		if (!keep[0])
-			return fallback(R, "none of the knobs the stored searches varied is available here");
+			return fallback(R, "none of the knobs the stored searches varied is available here", NULL);
 		if ((i = space_build(&R->sp, keep)) != 0)
 			return i;
 	}
@@ -439,7 +452,7 @@ static int recommend(struct rec *R, const char *knobs)
 		}
 	}
 	if (R->pool.npts < 3 || model_fit(&R->model, &R->pool, &R->sp, R->feat, NULL, NULL, 0) < 0)
-		return fallback(R, "too few stored trials of these workloads for a model");
+		return fallback(R, "too few stored trials of these workloads for a model", NULL);
 	model_best(&R->model, &R->pool, 1.0, R->seed, R->free, R->vals);
 	model_predict(&R->model, R->vals, &R->mean, &R->sd);
 	for (i = 0; i < R->pool.nmachines; i++) {
@@ -460,8 +473,21 @@ static int recommend(struct rec *R, const char *knobs)
 	else
 		snprintf(what, sizeof(what), "transferred from %d other machine%s, the most similar %s (%.2f)",
 			 R->pool.nmachines, R->pool.nmachines == 1 ? "" : "s", best_host, best_sim);
+	/* a transfer from machines with another kind of swap, which the model is not
+	 * sure beats the original settings, is not handed out as the recommendation:
+	 * the shipped profile is, with the guess shown beside it */
+	unsure = R->mean + 1.96 * R->sd >= 0;
+	guess_only = unsure && !own && !swap_class_seen(R);
+	snprintf(unsure_reason, sizeof(unsure_reason),
+		 "not recommended: no stored machine has swap of this kind (%s), and the model is not sure its "
+		 "guess beats the original settings (vmtune search --warm-start starts from the guess and "
+		 "measures it)",
+		 machine_swap_class(&R->m));
 	if (vt.json) {
-		print_json(R, what);
+		json_object *j = model_json(R, what);
+		if (guess_only)
+			return fallback(R, unsure_reason, j);
+		print_json(j);
 	} else {
 		printf("machine: %s (%s)\n", R->m.hostname, machine_summary(&R->m, sum, sizeof(sum)));
 		if (R->swap_note)
@@ -472,7 +498,7 @@ static int recommend(struct rec *R, const char *knobs)
 		       R->pool.nruns == 1 ? "" : "s", R->pool.nmachines, R->pool.nmachines == 1 ? "" : "s");
 		print_sources(R);
 		printf("basis: %s\n", what);
-		printf("recommended:\n");
+		printf("%s:\n", guess_only ? "the model's guess (not the recommendation, see below)" : "recommended");
 		for (i = 0; i < R->sp.d; i++) {
 			const struct knob_def *d = R->sp.dim[i].def;
 			if (R->free[i])
@@ -482,12 +508,14 @@ static int recommend(struct rec *R, const char *knobs)
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",
 		       pct(R->mean), pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
-		if (!own && !swap_class_seen(R))
+		if (!own && !swap_class_seen(R) && !guess_only)
 			printf(
 			    "no stored machine has swap of this kind (%s): the transfer has nothing like it to go on; "
 			    "a search (--warm-start) is the way to know\n",
 			    machine_swap_class(&R->m));
-		if (R->mean + 1.96 * R->sd >= 0)
+		if (guess_only)
+			; /* the fallback below says it */
+		else if (unsure)
 			printf("the model is not sure these beat the original settings: measure them "
 			       "(vmtune search --warm-start)\n");
 		else
@@ -495,6 +523,10 @@ static int recommend(struct rec *R, const char *knobs)
 			    "predicted by the model, not measured as such: vmtune search --warm-start measures it\n");
 		if (R->explain)
 			explain(R);
+		if (guess_only) {
+			printf("\n");
+			return fallback(R, unsure_reason, NULL);
+		}
 	}
 	if (R->out) {
 		if ((i = write_out(R, what)) != 0)
@@ -522,7 +554,7 @@ static int which_workloads(struct rec *R)
 			n++;
 		}
 	if (n == 0) {
-		int rc = fallback(R, "no stored search (name a workload with --workload to look for one)");
+		int rc = fallback(R, "no stored search (name a workload with --workload to look for one)", NULL);
 		return rc ? rc : -1;
 	}
 	if (n > 1) {

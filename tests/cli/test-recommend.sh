@@ -127,9 +127,19 @@ check "--json: similarities in [0, 1], none of them this machine" \
 check "--json: settings and interval" test "$(jq '.settings["vm.page-cluster"] == 5 and .predicted_ci95_pct_lo <= .predicted_change_pct' "$T/out")" = true
 
 machine bare6 6 none
-on bare6 recommend --workload "$F" --db "$T/pool.db"
-check "a machine whose kind of swap no pooled machine has is warned about (exit $RC)" \
-	out_has '^no stored machine has swap of this kind \(none\)'
+on bare6 recommend --workload "$F" --db "$T/pool.db" -o "$T/rec-bare6.yaml"
+check "a machine whose kind of swap no pooled machine has: the model's guess is shown (exit $RC)" \
+	out_has "^the model's guess \(not the recommendation, see below\):$"
+check "with an interval that does not rule out a loss" \
+	out_has '^predicted change of the cost: [-+][0-9.]+% \(95% interval -[0-9.]+% \.\. \+[0-9.]+%\)'
+check "it says why the guess is not the recommendation" \
+	out_has '^not recommended: no stored machine has swap of this kind \(none\), and the model is not sure'
+check "and falls back to the shipped profile" out_has '^fallback: the shipped profile desktop-swap '
+check "--out writes the shipped profile" grep -q 'the shipped profile desktop-swap, chosen by its match' "$T/rec-bare6.yaml"
+on bare6 recommend --workload "$F" --db "$T/pool.db" --json
+check "--json: the shipped profile, the model's guess beside it" \
+	test "$(jq '.source == "shipped-profile" and .model_guess.swap_kind_seen == false and
+		.model_guess.predicted_ci95_pct_hi >= 0 and (.model_guess.settings | has("vm.page-cluster"))' "$T/out")" = true
 check "a known kind is not" sh -c "! grep -q 'no stored machine has swap' '$T/out.rot16'"
 
 on rot16 recommend --workload "$F" --db "$T/pool.db" --knobs vm.page-cluster
