@@ -181,11 +181,6 @@ static int fallback(struct rec *R, const char *reason, json_object *guess)
 
 /* --- the model ------------------------------------------------------------------ */
 
-static const char *knob_text(const struct knob_def *d, long v, char *buf, size_t size)
-{
-	return knob_format_value(d, v, buf, size);
-}
-
 static void print_sources(const struct rec *R)
 {
 	char sum[160], sim[32];
@@ -217,7 +212,7 @@ static void explain_knob(const struct rec *R, int k)
 	char v[64], desc[512];
 
 	printf("%s = %s\n  predicted change by value (others as recommended):", dm->def->name,
-	       knob_text(dm->def, R->vals[k], v, sizeof(v)));
+	       knob_format_value(dm->def, R->vals[k], v, sizeof(v)));
 	for (j = 0; j < levels; j++) {
 		memcpy(alt, R->vals, sizeof(alt));
 		alt[k] = dm->categorical ? dm->lo + j : space_decode(dm, -1 + 2.0 * j / (levels - 1));
@@ -225,7 +220,7 @@ static void explain_knob(const struct rec *R, int k)
 			continue; /* a narrow range rounds two levels to one value */
 		prev = alt[k];
 		model_predict(&R->model, alt, &m, &s);
-		printf(" %s:%+.0f%%", knob_text(dm->def, alt[k], v, sizeof(v)), pct(m));
+		printf(" %s:%+.0f%%", knob_format_value(dm->def, alt[k], v, sizeof(v)), pct(m));
 	}
 	printf("\n");
 	if (R->vals[k] == dm->original)
@@ -259,7 +254,7 @@ static void explain_knob(const struct rec *R, int k)
 		topv[t] = d;
 		top[t] = j;
 	}
-	printf("  against the original %s, most weight from:\n", knob_text(dm->def, dm->original, v, sizeof(v)));
+	printf("  against the original %s, most weight from:\n", knob_format_value(dm->def, dm->original, v, sizeof(v)));
 	for (j = 0; j < 3 && top[j] >= 0; j++) {
 		const struct pool_point *pt = &R->pool.pts[R->model.pt[top[j]]];
 		const struct pool_machine *pm = &R->pool.machines[R->pool.runs[pt->run].machine];
@@ -347,7 +342,7 @@ static json_object *model_json(const struct rec *R, const char *what)
 			continue;
 		json_object_object_add(set, d->name,
 				       d->type == KT_ENUM
-					   ? json_object_new_string(knob_text(d, R->vals[i], v, sizeof(v)))
+					   ? json_object_new_string(knob_format_value(d, R->vals[i], v, sizeof(v)))
 					   : json_object_new_int64(R->vals[i]));
 	}
 	json_object_object_add(j, "settings", set);
@@ -502,8 +497,8 @@ static int recommend(struct rec *R, const char *knobs)
 		for (i = 0; i < R->sp.d; i++) {
 			const struct knob_def *d = R->sp.dim[i].def;
 			if (R->free[i])
-				printf("  %-28s %-10s (original %s)\n", d->name, knob_text(d, R->vals[i], a, sizeof(a)),
-				       knob_text(d, R->sp.dim[i].original, b, sizeof(b)));
+				printf("  %-28s %-10s (original %s)\n", d->name, knob_format_value(d, R->vals[i], a, sizeof(a)),
+				       knob_format_value(d, R->sp.dim[i].original, b, sizeof(b)));
 		}
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",

@@ -55,6 +55,8 @@ struct walk {
 	const struct pool_query *q;
 	struct store *db;
 	int dbi; /* which of q->dbs */
+	/* pool_sets */
+	struct pool_sets *sets;
 	/* pool_knobs */
 	char *buf;
 	size_t size;
@@ -106,7 +108,7 @@ static int knobs_cb(void *arg, long id, const char *uuid, const char *status, co
 
 static int sets_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
 {
-	struct pool_sets *out = arg;
+	struct pool_sets *out = ((struct walk *)arg)->sets;
 	json_object *cfg = json_tokener_parse(cj), *wl = get(cfg, "workloads"), *ob = get(cfg, "objective");
 	struct pool_query q = { .objective = ob ? json_object_get_string(ob) : "throughput" };
 	int i, j;
@@ -141,41 +143,37 @@ static int sets_cb(void *arg, long id, const char *uuid, const char *status, con
 	return 0;
 }
 
-int pool_sets(const struct pool_query *q, struct pool_sets *out)
+/* Every run in every store q names, through cb (w->db and w->dbi say which store). */
+static int walk_stores(struct walk *w, store_run_cb cb)
 {
-	struct store *db;
-	int i;
+	int i, rc;
 
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < q->ndbs; i++) {
-		if (store_open(&db, q->dbs[i]) < 0)
+	for (i = 0; i < w->q->ndbs; i++) {
+		w->dbi = i;
+		if (store_open(&w->db, w->q->dbs[i]) < 0)
 			return -1;
-		if (store_runs_each(db, sets_cb, out) < 0) {
-			store_close(db);
+		rc = store_runs_each(w->db, cb, w);
+		store_close(w->db);
+		if (rc < 0)
 			return -1;
-		}
-		store_close(db);
 	}
 	return 0;
+}
+
+int pool_sets(const struct pool_query *q, struct pool_sets *out)
+{
+	struct walk w = { .q = q, .sets = out };
+
+	memset(out, 0, sizeof(*out));
+	return walk_stores(&w, sets_cb);
 }
 
 int pool_knobs(const struct pool_query *q, char *buf, size_t size)
 {
 	struct walk w = { .q = q, .buf = buf, .size = size };
-	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < q->ndbs; i++) {
-		w.dbi = i;
-		if (store_open(&w.db, q->dbs[i]) < 0)
-			return -1;
-		if (store_runs_each(w.db, knobs_cb, &w) < 0) {
-			store_close(w.db);
-			return -1;
-		}
-		store_close(w.db);
-	}
-	return w.nmatch;
+	return walk_stores(&w, knobs_cb) < 0 ? -1 : w.nmatch;
 }
 
 static int find_machine(struct pool *p, const struct machine *m, const double *feat)
@@ -364,21 +362,11 @@ static void thin(struct pool *p)
 int pool_load(struct pool *p, const struct pool_query *q, const struct space *sp, const struct machine *target)
 {
 	struct walk w = { .q = q, .p = p, .sp = sp, .target = target };
-	int i;
 
 	memset(p, 0, sizeof(*p));
-	for (i = 0; i < q->ndbs; i++) {
-		w.dbi = i;
-		if (store_open(&w.db, q->dbs[i]) < 0) {
-			pool_free(p);
-			return -1;
-		}
-		if (store_runs_each(w.db, load_cb, &w) < 0) {
-			store_close(w.db);
-			pool_free(p);
-			return -1;
-		}
-		store_close(w.db);
+	if (walk_stores(&w, load_cb) < 0) {
+		pool_free(p);
+		return -1;
 	}
 	thin(p);
 	return 0;
