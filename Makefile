@@ -11,17 +11,18 @@ MANDIR = $(PREFIX)/share/man
 PROFILEDIR = $(PREFIX)/share/vmtune/profiles
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
-# build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv), procps (sysctl -p),
-# qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the fleet store test)
+# build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv, unshare),
+# procps (sysctl -p), qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the
+# fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
-	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql
+	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
 ifeq ($(CI),true)
 CFLAGS += -Werror
 endif
-CPPFLAGS += -D_GNU_SOURCE -Ituner -I$(B)/gen -DWORKLOAD_DIR='"$(LIBEXECDIR)"' -DPROFILE_DIR='"$(PROFILEDIR)"'
+CPPFLAGS += -D_GNU_SOURCE -Ituner -Iworkloads -I$(B)/gen -DWORKLOAD_DIR='"$(LIBEXECDIR)"' -DPROFILE_DIR='"$(PROFILEDIR)"'
 
 B = build
 # the commands (main.c, cmd-*.c) sit on a library of modules the unit tests link
@@ -29,7 +30,9 @@ CMD_SRC = tuner/main.c $(wildcard tuner/cmd-*.c)
 LIB_SRC = $(filter-out $(CMD_SRC),$(wildcard tuner/*.c))
 CMD_OBJ = $(CMD_SRC:tuner/%.c=$(B)/tuner/%.o)
 LIB_OBJ = $(LIB_SRC:tuner/%.c=$(B)/tuner/%.o)
-WORKLOADS = mtest01 swapbench sputter mmap001 pft chat
+# the built-in workloads: the names workloads/workloads.def lists
+OPEN := (
+WORKLOADS = $(shell sed -n 's/^WORKLOAD$(OPEN)\([a-z0-9_]*\),.*/\1/p' workloads/workloads.def)
 WORKLOAD_BIN = $(WORKLOADS:%=$(B)/%)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -54,7 +57,7 @@ $(B)/.deps: Makefile
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 
-$(B)/tuner/%.o: tuner/%.c tuner/*.h $(B)/.deps
+$(B)/tuner/%.o: tuner/%.c tuner/*.h tuner/*.def workloads/workloads.def $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -68,7 +71,7 @@ $(B)/tuner/cmd-install-boot.o: $(B)/gen/unit.h
 $(B)/vmtune: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(B)/%: workloads/%.c workloads/*.h tuner/size.h $(B)/tuner/size.o $(B)/.deps
+$(B)/%: workloads/%.c workloads/*.h workloads/workloads.def tuner/size.h $(B)/tuner/size.o $(B)/.deps
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(B)/tuner/size.o $(PKG_LIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h

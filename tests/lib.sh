@@ -30,7 +30,8 @@ out_has() { grep -qE -- "$1" "$T/out"; }
 err_has() { grep -qE -- "$1" "$T/err"; }
 
 # A checksum of every file under a tree: contents, modes, names.
-tree_sum() { (cd "$1" && find . -path ./var -prune -o -print0 | sort -z | xargs -0 stat -c '%n %a %F' ; find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 cat) | md5sum; }
+# (./var and ./run hold vmtune's state, its journal and its lock, not the system's settings)
+tree_sum() { (cd "$1" && find . \( -path ./var -o -path ./run \) -prune -o -print0 | sort -z | xargs -0 stat -c '%n %a %F' ; find . \( -path ./var -o -path ./run \) -prune -o -type f -print0 | sort -z | xargs -0 cat) | md5sum; }
 
 # Every knob's value as vmtune reads it from a --root tree: for comparing a tree
 # before and after, where the raw files of sysfs enums cannot be compared (the fake

@@ -6,7 +6,7 @@ set -eu
 d=$1
 vm=$d/proc/sys/vm
 thp=$d/sys/kernel/mm/transparent_hugepage
-mkdir -p "$vm" "$thp" "$d/sys/kernel/debug" "$d/proc/sys/kernel/random"
+mkdir -p "$vm" "$thp" "$d/sys/kernel/debug" "$d/proc/sys/kernel/random" "$d/run"
 # the boot the journal is written in (a test "reboots" by changing it)
 echo 0b8d3c52-7d0e-4a5e-9f43-2a1d6a8e1f00 >"$d/proc/sys/kernel/random/boot_id"
 while read -r k v; do printf '%s\n' "$v" >"$vm/$k"; done <<'KNOBS'

@@ -27,6 +27,9 @@ enum {
 	KF_RANGE_FROM_ORIGINAL = 1 << 2, /* search range derived from the original value */
 };
 
+/* Where transparent hugepages (and the mTHP sizes under it) are controlled. */
+#define KNOB_THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
 struct knob_path {
 	const char *path;
 	enum knob_codec codec;
@@ -59,5 +62,10 @@ long knob_default(const struct knob_def *d);
 /* The safe search range, given the value found before vmtune changed anything. */
 void knob_search_range(const struct knob_def *d, long original, long *lo, long *hi);
 int knob_choice_count(const struct knob_def *d);
+/* Is v a safe value here: for a searchable knob, inside its safe search range on
+ * this machine (current: its value now, which some ranges derive from), or the
+ * value it has now? *lo and *hi get the range. Knobs never searched have no safe
+ * range, and any valid value of theirs passes. */
+bool knob_safe(const struct knob_def *d, long current, long v, long *lo, long *hi);
 
 #endif

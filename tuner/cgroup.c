@@ -1,6 +1,7 @@
 /* cgroup.c - owns the memory cgroups vmtune makes: create with limits, attach,
  * count OOM kills, kill and remove. Both hierarchies: v2 when the unified tree
  * has the memory controller, v1 (memory.limit_in_bytes, memsw) otherwise. */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,11 +63,11 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, uint64_t swap)
 	cg->limit = limit;
 	cg->swap = swap;
 	snprintf(cg->path, sizeof(cg->path), "%s/vmtune-%ld-%d", base, (long)getpid(), seq++);
-	if (journal_resource(JK_CGROUP, cg->path) < 0)
+	if (journal_resource(&cgroup_journal_kind, cg->path) < 0)
 		return -1;
 	if (mkdir(cg->path, 0755) < 0) {
 		error("cannot create cgroup %s: %s", cg->path, strerror(errno));
-		journal_forget(JK_CGROUP, cg->path);
+		journal_forget(&cgroup_journal_kind, cg->path);
 		return -1;
 	}
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
@@ -181,7 +182,26 @@ int cgroup_remove(struct cgroup *cg)
 		return 0;
 	if (cgroup_destroy(cg->path) < 0)
 		return -1;
-	journal_forget(JK_CGROUP, cg->path);
+	journal_forget(&cgroup_journal_kind, cg->path);
 	cg->path[0] = '\0';
 	return 0;
 }
+
+/* A cgroup vmtune made: BASE/vmtune-PID-N right under a memory controller's root. */
+static bool cgroup_ours(const char *path)
+{
+	const char *bases[] = { V1_BASE, V2_BASE };
+	long pid, n;
+	int end = 0;
+
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		size_t len = strlen(bases[i]);
+		if (strncmp(path, bases[i], len) == 0 && path[len] == '/' &&
+		    sscanf(path + len + 1, "vmtune-%ld-%ld%n", &pid, &n, &end) == 2 && path[len + 1 + end] == '\0' &&
+		    pid > 0 && n >= 0 && isdigit((unsigned char)path[len + 8]))
+			return true;
+	}
+	return false;
+}
+
+const struct journal_kind cgroup_journal_kind = { .name = "cgroup", .undo = cgroup_destroy, .valid = cgroup_ours };

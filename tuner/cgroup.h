@@ -28,4 +28,8 @@ int cgroup_remove(struct cgroup *cg);
 /* Kill the tasks and remove the directory (used by journal restore too). */
 int cgroup_destroy(const char *path);
 
+/* The journal's record of a cgroup vmtune made: undone by cgroup_destroy. */
+struct journal_kind;
+extern const struct journal_kind cgroup_journal_kind;
+
 #endif

@@ -17,6 +17,7 @@
 #include "settings.h"
 #include "size.h"
 #include "sysctld.h"
+#include "text.h"
 #include "vmtune.h"
 
 #define BOOT_PROFILE "/etc/vmtune/boot.yaml"
@@ -24,6 +25,7 @@
 
 static const char apply_opts[] =
     "      --dry-run    report what would change and why it might not stick; write nothing\n"
+    "      --force      apply values outside a knob's safe range on this machine too\n"
     "      --boot       apply " BOOT_PROFILE " or the first profile in " BOOT_DIR "/\n"
     "                   whose match fits this machine (what vmtune.service runs)\n";
 
@@ -36,9 +38,11 @@ struct fight {
 static void on_sysctld(void *arg, const char *file, int line, const char *value)
 {
 	struct fight *f = arg;
+	char a[PATH_MAX * 2], b[512];
 
 	f->n++;
-	printf("  warning: %s is also set in %s:%d (= %s)%s\n", f->knob, file, line, value,
+	printf("  warning: %s is also set in %s:%d (= %s)%s\n", f->knob, text_safe(file, a, sizeof(a)), line,
+	       text_safe(value, b, sizeof(b)),
 	       strcmp(value, f->want) == 0 ? ", the same value"
 					   : "; systemd-sysctl applies it at boot before vmtune.service, and "
 					     "'sysctl --system' would put it back later");
@@ -46,11 +50,12 @@ static void on_sysctld(void *arg, const char *file, int line, const char *value)
 
 static int dry_run(const char *path, const struct profile *p)
 {
-	char cur[64], want[64];
+	char cur[64], want[64], safe[PATH_MAX * 2];
 	int i, changes = 0, problems = 0;
 
-	printf("profile %s (%s): %d setting(s)%s%s\n", p->name[0] ? p->name : "(unnamed)", path, p->nsettings,
-	       p->description[0] ? "\n" : "", p->description);
+	/* the profile's strings were checked at load; the path comes from the command line */
+	printf("profile %s (%s): %d setting(s)%s%s\n", p->name[0] ? p->name : "(unnamed)",
+	       text_safe(path, safe, sizeof(safe)), p->nsettings, p->description[0] ? "\n" : "", p->description);
 	printf("\n%-30s %-10s %-10s %-8s %s\n", "KNOB", "CURRENT", "PROFILE", "CHANGE", "STATUS");
 	for (i = 0; i < p->nsettings; i++) {
 		const struct profile_setting *s = &p->settings[i];
@@ -85,6 +90,7 @@ static int dry_run(const char *path, const struct profile *p)
 	} else {
 		printf("evidence: none (this profile was not measured by vmtune search)\n");
 	}
+	profile_unsafe(p, true);
 	printf("%d of %d setting(s) would change%s; nothing was written (dry run)\n", changes, p->nsettings,
 	       problems ? ", but some knobs cannot be written here (see STATUS)" : "");
 	return problems ? EXIT_ENV : 0;
@@ -99,36 +105,26 @@ static bool match_fits(const struct profile *p)
 	return profile_fits(p, &m, why, sizeof(why));
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* The boot profile: boot.yaml, or the first matching one in profiles.d. */
 static int find_boot_profile(char *path, size_t size, struct profile *p)
 {
-	char dir[PATH_MAX];
-	struct dirent **list;
-	int n, i, found = 0, rc;
+	char dir[PATH_MAX], **names;
+	int n, i, found = 0;
 
 	if (access(vt_path(path, size, BOOT_PROFILE), F_OK) == 0)
 		return profile_load(path, p) == 0 ? 1 : -1;
-	n = scandir(vt_path(dir, sizeof(dir), BOOT_DIR), &list, NULL, by_name);
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(list[i]->d_name);
-		if (!found && len > 5 && strcmp(list[i]->d_name + len - 5, ".yaml") == 0) {
-			snprintf(path, size, "%s/%s", dir, list[i]->d_name);
-			if ((rc = profile_load(path, p)) != 0)
-				warning("skipping %s: it does not load", path);
-			else if (match_fits(p))
-				found = 1;
-			else
-				verbose("%s does not match this machine", path);
-		}
-		free(list[i]);
+	n = file_list(vt_path(dir, sizeof(dir), BOOT_DIR), ".yaml", &names);
+	for (i = 0; i < n && !found; i++) {
+		snprintf(path, size, "%s/%s", dir, names[i]);
+		if (profile_load(path, p) != 0)
+			warning("skipping %s: it does not load", path);
+		else if (match_fits(p))
+			found = 1;
+		else
+			verbose("%s does not match this machine", path);
 	}
-	if (n >= 0)
-		free(list);
+	if (n > 0)
+		file_list_free(names, n);
 	return found;
 }
 
@@ -137,14 +133,15 @@ int cmd_apply(int argc, char **argv)
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
 					      { "dry-run", no_argument, NULL, 'n' },
 					      { "boot", no_argument, NULL, 'b' },
+					      { "force", no_argument, NULL, 'f' },
 					      { NULL, 0, NULL, 0 } };
 	struct profile p;
 	struct setting set[PROFILE_MAX_SETTINGS];
 	char path[PATH_MAX];
-	bool dry = false, boot = false;
+	bool dry = false, boot = false, force = false;
 	int c, i, rc;
 
-	while ((c = getopt_long(argc, argv, "hnb", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hnbf", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			print_cmd_help("apply", apply_opts);
@@ -154,6 +151,9 @@ int cmd_apply(int argc, char **argv)
 			break;
 		case 'b':
 			boot = true;
+			break;
+		case 'f':
+			force = true;
 			break;
 		default:
 			return usage_error("apply", "unknown option");
@@ -182,6 +182,11 @@ int cmd_apply(int argc, char **argv)
 	}
 	if (dry)
 		return dry_run(path, &p);
+	/* the boot profile was checked when it was installed */
+	if (!boot && !force && profile_unsafe(&p, true)) {
+		error("%s: values outside the safe range; nothing was written (--force applies them)", path);
+		return EXIT_USAGE;
+	}
 	for (i = 0; i < p.nsettings; i++) {
 		set[i].def = p.settings[i].def;
 		set[i].value = p.settings[i].value;

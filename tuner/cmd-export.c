@@ -12,57 +12,12 @@
 #include "commands.h"
 #include "knob.h"
 #include "profile.h"
+#include "text.h"
 #include "vmtune.h"
 
 static const char export_opts[] = "  -f, --format F   sysctl, tmpfiles, tuned, json, yaml or sh (default sysctl)\n"
 				  "  -o, --output FILE  write to FILE instead of standard output\n"
 				  "      --current  export the live settings instead of a profile\n";
-
-#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
-
-/* The files and values behind one setting, as written on this kernel (sysfs
- * paths are the real ones, never under --root: exports are for the target). */
-struct assignment {
-	char path[PATH_MAX];
-	char value[64];
-	bool sysctl; /* a /proc/sys file: key is the dotted name */
-};
-
-static int assignments(const struct profile_setting *s, struct assignment *a, int max)
-{
-	const struct knob_def *d = s->def;
-	struct knob_state st;
-	const struct knob_path *kp;
-	int n = 0, order;
-
-	knob_probe(d, &st);
-	kp = st.kp ? st.kp : &d->paths[0]; /* the path this kernel has, else the first */
-	switch (kp->codec) {
-	case KC_INT:
-	case KC_ENUM:
-		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
-		knob_format_value(d, s->value, a[0].value, sizeof(a[0].value));
-		a[0].sysctl = strncmp(kp->path, "/proc/sys/", 10) == 0;
-		return 1;
-	case KC_PAGES_ORDER:
-		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
-		snprintf(a[0].value, sizeof(a[0].value), "%ld", sysconf(_SC_PAGESIZE) << s->value);
-		a[0].sysctl = false;
-		return 1;
-	case KC_MTHP:
-		for (order = 1; order <= d->max && n < max; order++) {
-			char p[PATH_MAX];
-			snprintf(p, sizeof(p), "%s%s/hugepages-%dkB/enabled", vt.root, THP_DIR, 4 << order);
-			if (access(p, F_OK) < 0)
-				continue;
-			snprintf(a[n].path, sizeof(a[n].path), "%s/hugepages-%dkB/enabled", THP_DIR, 4 << order);
-			snprintf(a[n].value, sizeof(a[n].value), "%s", order <= s->value ? "always" : "never");
-			a[n++].sysctl = false;
-		}
-		return n;
-	}
-	return 0;
-}
 
 static const char *sysctl_key(const char *path, char *buf, size_t size)
 {
@@ -75,28 +30,35 @@ static const char *sysctl_key(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* The comment lines at the top. Every string in them came from a file (the
+ * profile, its path): escaped to one printable line each, so none can end the
+ * comment and start a line of the format. */
 static void header(FILE *f, const struct profile *p, const char *source, const char *comment)
 {
-	fprintf(f, "%s vmtune profile %s, exported from %s\n", comment, p->name[0] ? p->name : "(unnamed)", source);
+	char a[1024], b[PATH_MAX * 2], c[1024];
+
+	fprintf(f, "%s vmtune profile %s, exported from %s\n", comment,
+		text_safe(p->name[0] ? p->name : "(unnamed)", a, sizeof(a)), text_safe(source, b, sizeof(b)));
 	if (p->description[0])
-		fprintf(f, "%s %s\n", comment, p->description);
+		fprintf(f, "%s %s\n", comment, text_safe(p->description, c, sizeof(c)));
 	if (p->evidence.present && p->evidence.metric[0])
 		fprintf(f, "%s evidence: %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), %s\n", comment,
-			p->evidence.workload, p->evidence.metric, p->evidence.change_pct, p->evidence.ci_lo,
-			p->evidence.ci_hi, p->evidence.significant ? "significant" : "not significant");
+			text_safe(p->evidence.workload, b, sizeof(b)), text_safe(p->evidence.metric, a, sizeof(a)),
+			p->evidence.change_pct, p->evidence.ci_lo, p->evidence.ci_hi,
+			p->evidence.significant ? "significant" : "not significant");
 }
 
 /* sysctl.d and tmpfiles.d are two halves of one list: each writes its own kind of
  * file as lines and names the other kind in comments. */
 static void export_lines(FILE *f, const struct profile *p, const char *src, bool tmpfiles)
 {
-	struct assignment a[16];
+	struct knob_assignment a[16];
 	char key[256];
 	int i, j, n;
 
 	header(f, p, src, "#");
 	for (i = 0; i < p->nsettings; i++) {
-		n = assignments(&p->settings[i], a, 16);
+		n = knob_assignments(p->settings[i].def, p->settings[i].value, a, 16);
 		for (j = 0; j < n; j++) {
 			if (a[j].sysctl && !tmpfiles)
 				fprintf(f, "%s = %s\n", sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
@@ -114,32 +76,34 @@ static void export_lines(FILE *f, const struct profile *p, const char *src, bool
 
 static void export_tuned(FILE *f, const struct profile *p, const char *src)
 {
-	struct assignment a[16];
-	char key[256];
+	struct knob_assignment a[16];
+	char key[256], summary[1024];
 	int i, j, n;
 
 	header(f, p, src, "#");
-	fprintf(f, "\n[main]\nsummary=%s\n", p->description[0] ? p->description : "vmtune profile");
+	fprintf(f, "\n[main]\nsummary=%s\n",
+		text_ini(p->description[0] ? p->description : "vmtune profile", summary, sizeof(summary)));
 	fprintf(f, "\n[sysctl]\n");
 	for (i = 0; i < p->nsettings; i++) {
-		n = assignments(&p->settings[i], a, 16);
+		n = knob_assignments(p->settings[i].def, p->settings[i].value, a, 16);
 		for (j = 0; j < n; j++)
 			if (a[j].sysctl)
 				fprintf(f, "%s=%s\n", sysctl_key(a[j].path, key, sizeof(key)), a[j].value);
 	}
 	fprintf(f, "\n[sysfs]\n");
 	for (i = 0; i < p->nsettings; i++) {
-		n = assignments(&p->settings[i], a, 16);
+		n = knob_assignments(p->settings[i].def, p->settings[i].value, a, 16);
 		for (j = 0; j < n; j++)
 			if (!a[j].sysctl)
 				fprintf(f, "%s=%s\n", a[j].path, a[j].value);
 	}
 }
 
-static void export_json(FILE *f, const struct profile *p)
+static void export_json(FILE *f, const struct profile *p, const char *src)
 {
 	json_object *o = profile_json(p);
 
+	(void)src;
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
@@ -149,7 +113,7 @@ static void export_json(FILE *f, const struct profile *p)
  * non-zero (the kernel refuses 0 for *_bytes). */
 static void export_sh(FILE *f, const struct profile *p, const char *src)
 {
-	struct assignment a[16];
+	struct knob_assignment a[16];
 	int i, j, n;
 
 	fprintf(f, "#!/bin/sh\n");
@@ -166,7 +130,7 @@ static void export_sh(FILE *f, const struct profile *p, const char *src)
 		"}\n");
 	for (i = 0; i < p->nsettings; i++) {
 		const struct knob_def *d = p->settings[i].def;
-		n = assignments(&p->settings[i], a, 16);
+		n = knob_assignments(p->settings[i].def, p->settings[i].value, a, 16);
 		for (j = 0; j < n; j++) {
 			if (d->pair)
 				fprintf(f, "set_pair %s '%s' %s\n", a[j].path, a[j].value,
@@ -177,6 +141,31 @@ static void export_sh(FILE *f, const struct profile *p, const char *src)
 	}
 	fprintf(f, "printf '# to undo:\\n%%s' \"$undo\"\n");
 }
+
+static void export_sysctl(FILE *f, const struct profile *p, const char *src)
+{
+	export_lines(f, p, src, false);
+}
+
+static void export_tmpfiles(FILE *f, const struct profile *p, const char *src)
+{
+	export_lines(f, p, src, true);
+}
+
+/* The formats: a new one is a writer and a row. yaml goes through profile_write. */
+static const struct {
+	const char *name;
+	void (*write)(FILE *f, const struct profile *p, const char *src);
+} formats[] = {
+	{ "sysctl", export_sysctl },
+	{ "tmpfiles", export_tmpfiles },
+	{ "tuned", export_tuned },
+	{ "json", export_json },
+	{ "yaml", NULL },
+	{ "sh", export_sh },
+};
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
 /* Every knob that is available here, with its live value. */
 static void current_profile(struct profile *p)
@@ -191,10 +180,11 @@ static void current_profile(struct profile *p)
 		struct knob_state st;
 
 		knob_probe(d, &st);
-		if (!st.have_value || st.status != KS_AVAILABLE)
+		/* readable is enough: an export writes nothing here (and needs no root) */
+		if (!st.have_value || (st.status != KS_AVAILABLE && st.status != KS_READONLY))
 			continue;
 		/* of a ratio/bytes pair only the member in force */
-		if (d->pair && st.value == 0)
+		if (!knob_in_force(d, st.value))
 			continue;
 		p->settings[p->nsettings].def = d;
 		p->settings[p->nsettings++].value = st.value;
@@ -208,12 +198,12 @@ int cmd_export(int argc, char **argv)
 					      { "output", required_argument, NULL, 'o' },
 					      { "current", no_argument, NULL, 'c' },
 					      { NULL, 0, NULL, 0 } };
-	static const char *const formats[] = { "sysctl", "tmpfiles", "tuned", "json", "yaml", "sh", NULL };
 	struct profile p;
 	const char *format = "sysctl", *output = NULL, *src;
 	bool current = false;
 	FILE *f = stdout;
-	int c, i, rc;
+	int c, rc;
+	size_t i;
 
 	while ((c = getopt_long(argc, argv, "hf:o:c", opts, NULL)) != -1) {
 		switch (c) {
@@ -233,9 +223,9 @@ int cmd_export(int argc, char **argv)
 			return usage_error("export", "unknown option");
 		}
 	}
-	for (i = 0; formats[i] && strcmp(formats[i], format); i++)
+	for (i = 0; i < NFORMATS && strcmp(formats[i].name, format); i++)
 		;
-	if (!formats[i])
+	if (i == NFORMATS)
 		return usage_error("export", "unknown format '%s' (sysctl, tmpfiles, tuned, json, yaml or sh)", format);
 	if (current ? optind != argc : optind != argc - 1)
 		return usage_error("export",
@@ -248,20 +238,13 @@ int cmd_export(int argc, char **argv)
 			return rc;
 		src = argv[optind];
 	}
-	if (strcmp(format, "yaml") == 0)
+	if (!formats[i].write)
 		return profile_write(output ? output : "-", &p) < 0 ? EXIT_ENV : 0;
 	if (output && !(f = fopen(output, "we"))) {
 		error("cannot write '%s': %s", output, strerror(errno));
 		return EXIT_ENV;
 	}
-	if (strcmp(format, "sysctl") == 0 || strcmp(format, "tmpfiles") == 0)
-		export_lines(f, &p, src, strcmp(format, "tmpfiles") == 0);
-	else if (strcmp(format, "tuned") == 0)
-		export_tuned(f, &p, src);
-	else if (strcmp(format, "json") == 0)
-		export_json(f, &p);
-	else
-		export_sh(f, &p, src);
+	formats[i].write(f, &p, src);
 	if (output && fclose(f) != 0) {
 		error("cannot write '%s': %s", output, strerror(errno));
 		return EXIT_ENV;

@@ -25,20 +25,20 @@ static const char unit_template[] =
 #define MARK "# installed by vmtune install-boot\n"
 
 static const char install_opts[] = "      --dry-run    say what would be done; change nothing\n"
+				   "      --force      install a profile with values outside a knob's safe range here\n"
 				   "      --remove     disable and remove the unit and the boot profile\n";
 
+/* The directories above path. */
 static int mkdirs(const char *path)
 {
-	char tmp[PATH_MAX], *p;
+	char dir[PATH_MAX], *slash;
+	int r;
 
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return error("cannot create '%s': %s", tmp, strerror(errno));
-		*p = '/';
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if ((r = file_mkdir_p(dir, 0755)) < 0)
+			return error("cannot create '%s': %s", dir, strerror(-r));
 	}
 	return 0;
 }
@@ -47,21 +47,19 @@ static int write_file(const char *path, const char *data, size_t len, mode_t mod
 {
 	char tmp[PATH_MAX];
 	FILE *f;
+	int r;
 
 	if (mkdirs(path) < 0)
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "we")))
+	if (!(f = file_atomic_open(path, tmp)))
 		return error("cannot write '%s': %s", tmp, strerror(errno));
-	if (fwrite(data, 1, len, f) != len || fflush(f) != 0 || fsync(fileno(f)) < 0) {
-		fclose(f);
-		unlink(tmp);
-		return error("cannot write '%s': %s", tmp, strerror(errno));
+	if (fwrite(data, 1, len, f) != len) {
+		r = errno;
+		file_atomic_abort(f, tmp);
+		return error("cannot write '%s': %s", tmp, strerror(r));
 	}
-	fclose(f);
-	chmod(tmp, mode);
-	if (rename(tmp, path) < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
+	if ((r = file_atomic_commit(f, tmp, path, mode)) < 0)
+		return error("cannot write '%s': %s", path, strerror(-r));
 	return 0;
 }
 
@@ -172,14 +170,15 @@ int cmd_install_boot(int argc, char **argv)
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
 					      { "dry-run", no_argument, NULL, 'n' },
 					      { "remove", no_argument, NULL, 'r' },
+					      { "force", no_argument, NULL, 'f' },
 					      { NULL, 0, NULL, 0 } };
 	char unit[PATH_MAX], wants[PATH_MAX], boot[PATH_MAX], *text, *profile_text;
 	struct profile p;
-	bool dry = false, remove = false;
+	bool dry = false, remove = false, force = false;
 	size_t plen;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "hnr", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hnrf", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			print_cmd_help("install-boot", install_opts);
@@ -189,6 +188,9 @@ int cmd_install_boot(int argc, char **argv)
 			break;
 		case 'r':
 			remove = true;
+			break;
+		case 'f':
+			force = true;
 			break;
 		default:
 			return usage_error("install-boot", "unknown option");
@@ -203,6 +205,11 @@ int cmd_install_boot(int argc, char **argv)
 		return usage_error("install-boot", "name one profile file");
 	if ((rc = profile_load(argv[optind], &p)) != 0)
 		return rc;
+	/* at boot nobody is there to decide: a value outside the safe range is decided now */
+	if (!force && profile_unsafe(&p, true)) {
+		error("%s: values outside the safe range; not installed (--force installs it)", argv[optind]);
+		return EXIT_USAGE;
+	}
 	if (!(profile_text = read_all(argv[optind], &plen)) || !(text = unit_text())) {
 		free(profile_text);
 		error("cannot read '%s' or this program's path", argv[optind]);

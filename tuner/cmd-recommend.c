@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "advice.h"
 #include "commands.h"
 #include "knob.h"
 #include "mix.h"
@@ -49,14 +50,12 @@ static const char recommend_help[] =
 struct rec {
 	struct pool_query q;
 	struct machine m;
-	double feat[MACHINE_NFEAT];
 	struct space sp;
 	struct pool pool;
 	struct model model;
-	long vals[SPACE_MAX];
-	double mean, sd; /* the recommendation's predicted log cost */
+	struct advice A; /* what the model says, by the policy */
 	const char *out, *profiles;
-	bool explain, swap_note;
+	bool explain;
 	bool free[SPACE_MAX]; /* recommended (else held at the original value) */
 	unsigned long seed;
 };
@@ -90,11 +89,6 @@ static int profile_dirs(const char *given, char dirs[][PATH_MAX], int max)
 	return k;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 static void print_json(json_object *j)
 {
 	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -111,29 +105,25 @@ static int fallback(struct rec *R, const char *reason, json_object *guess)
 	json_object *j;
 
 	for (d = 0; d < nd && !best_path[0]; d++) {
-		struct dirent **list;
-		if ((n = scandir(dirs[d], &list, NULL, by_name)) < 0)
+		char **names;
+		if ((n = file_list(dirs[d], ".yaml", &names)) < 0)
 			continue;
 		for (i = 0; i < n; i++) {
-			size_t len = strlen(list[i]->d_name);
-			if (len > 5 && strcmp(list[i]->d_name + len - 5, ".yaml") == 0) {
-				int rank;
-				snprintf(path, sizeof(path), "%s/%s", dirs[d], list[i]->d_name);
-				if (profile_load(path, &p) != 0)
-					warning("skipping %s: it does not load", path);
-				else if (profile_fits(&p, &R->m, why, sizeof(why)) &&
-					 (rank = p.match.has_min + p.match.has_max) > best_rank) {
-					best_rank = rank;
-					best = p;
-					snprintf(best_path, sizeof(best_path), "%s", path);
-					snprintf(best_why, sizeof(best_why), "%s", why);
-				} else {
-					verbose("%s does not fit: %s", path, why);
-				}
+			int rank;
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], names[i]);
+			if (profile_load(path, &p) != 0)
+				warning("skipping %s: it does not load", path);
+			else if (profile_fits(&p, &R->m, why, sizeof(why)) &&
+				 (rank = p.match.has_min + p.match.has_max) > best_rank) {
+				best_rank = rank;
+				best = p;
+				snprintf(best_path, sizeof(best_path), "%s", path);
+				snprintf(best_why, sizeof(best_why), "%s", why);
+			} else {
+				verbose("%s does not fit: %s", path, why);
 			}
-			free(list[i]);
 		}
-		free(list);
+		file_list_free(names, n);
 	}
 	if (vt.json) {
 		j = json_object_new_object();
@@ -191,7 +181,7 @@ static void print_sources(const struct rec *R)
 		if (pm->own)
 			snprintf(sim, sizeof(sim), "this machine");
 		else
-			snprintf(sim, sizeof(sim), "similarity %.2f", model_similarity(&R->model, R->feat, pm->feat));
+			snprintf(sim, sizeof(sim), "similarity %.2f", model_similarity(&R->model, R->A.feat, pm->feat));
 		printf("  %-20s %-16s %4d trial%s in %d run%s  (%s)\n", pm->m.hostname, sim, pm->ntrials,
 		       pm->ntrials == 1 ? "" : "s", pm->nruns, pm->nruns == 1 ? "" : "s",
 		       machine_summary(&pm->m, sum, sizeof(sum)));
@@ -212,9 +202,9 @@ static void explain_knob(const struct rec *R, int k)
 	char v[64], desc[512];
 
 	printf("%s = %s\n  predicted change by value (others as recommended):", dm->def->name,
-	       knob_format_value(dm->def, R->vals[k], v, sizeof(v)));
+	       knob_format_value(dm->def, R->A.vals[k], v, sizeof(v)));
 	for (j = 0; j < levels; j++) {
-		memcpy(alt, R->vals, sizeof(alt));
+		memcpy(alt, R->A.vals, sizeof(alt));
 		alt[k] = dm->categorical ? dm->lo + j : space_decode(dm, -1 + 2.0 * j / (levels - 1));
 		if (j && alt[k] == prev)
 			continue; /* a narrow range rounds two levels to one value */
@@ -223,7 +213,7 @@ static void explain_knob(const struct rec *R, int k)
 		printf(" %s:%+.0f%%", knob_format_value(dm->def, alt[k], v, sizeof(v)), pct(m));
 	}
 	printf("\n");
-	if (R->vals[k] == dm->original)
+	if (R->A.vals[k] == dm->original)
 		return;
 	wa = malloc(sizeof(double) * (size_t)n);
 	wb = malloc(sizeof(double) * (size_t)n);
@@ -234,10 +224,10 @@ static void explain_knob(const struct rec *R, int k)
 	}
 	{
 		double xa[SPACE_MAX + MACHINE_NFEAT], xb[SPACE_MAX + MACHINE_NFEAT];
-		memcpy(alt, R->vals, sizeof(alt));
+		memcpy(alt, R->A.vals, sizeof(alt));
 		alt[k] = dm->original;
-		pool_encode(&R->sp, R->vals, R->feat, xa);
-		pool_encode(&R->sp, alt, R->feat, xb);
+		pool_encode(&R->sp, R->A.vals, R->A.feat, xa);
+		pool_encode(&R->sp, alt, R->A.feat, xb);
 		gp_contributions(&R->model.gp, xa, wa);
 		gp_contributions(&R->model.gp, xb, wb);
 	}
@@ -254,7 +244,8 @@ static void explain_knob(const struct rec *R, int k)
 		topv[t] = d;
 		top[t] = j;
 	}
-	printf("  against the original %s, most weight from:\n", knob_format_value(dm->def, dm->original, v, sizeof(v)));
+	printf("  against the original %s, most weight from:\n",
+	       knob_format_value(dm->def, dm->original, v, sizeof(v)));
 	for (j = 0; j < 3 && top[j] >= 0; j++) {
 		const struct pool_point *pt = &R->pool.pts[R->model.pt[top[j]]];
 		const struct pool_machine *pm = &R->pool.machines[R->pool.runs[pt->run].machine];
@@ -296,8 +287,8 @@ static int write_out(const struct rec *R, const char *what)
 	snprintf(p.description, sizeof(p.description),
 		 "vmtune recommend for %s from %d stored trials (%s): predicted change %+.1f%% "
 		 "(95%% interval %+.1f%% .. %+.1f%%), not measured here",
-		 R->q.nspecs > 1 ? "a mix" : R->q.specs[0], R->pool.ntrials, what, pct(R->mean),
-		 pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
+		 R->q.nspecs > 1 ? "a mix" : R->q.specs[0], R->pool.ntrials, what, pct(R->A.mean),
+		 pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
 	gmtime_r(&t, &tm);
 	strftime(p.created, sizeof(p.created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	p.machine.present = true;
@@ -309,46 +300,31 @@ static int write_out(const struct rec *R, const char *what)
 	for (i = 0; i < R->sp.d; i++)
 		if (R->free[i]) {
 			p.settings[p.nsettings].def = R->sp.dim[i].def;
-			p.settings[p.nsettings++].value = R->vals[i];
+			p.settings[p.nsettings++].value = R->A.vals[i];
 		}
 	return profile_write(R->out, &p) < 0 ? EXIT_ENV : 0;
-}
-
-/* Does any pooled machine have this machine's class of swap device? */
-static bool swap_class_seen(const struct rec *R)
-{
-	int i;
-
-	for (i = 0; i < R->pool.nmachines; i++)
-		if (strcmp(machine_swap_class(&R->pool.machines[i].m), machine_swap_class(&R->m)) == 0)
-			return true;
-	return false;
 }
 
 static json_object *model_json(const struct rec *R, const char *what)
 {
 	json_object *j = json_object_new_object(), *set = json_object_new_object(), *src = json_object_new_array();
-	char v[64];
 	int i;
 
 	json_object_object_add(j, "source", json_object_new_string("model"));
 	json_object_object_add(j, "basis", json_object_new_string(what));
 	json_object_object_add(j, "machine", json_object_new_string(R->m.hostname));
-	json_object_object_add(j, "swap_as_searched", json_object_new_boolean(R->swap_note));
-	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(swap_class_seen(R)));
+	json_object_object_add(j, "swap_as_searched", json_object_new_boolean(R->A.as_searched));
+	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(R->A.swap_kind_seen));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
 		if (!R->free[i])
 			continue;
-		json_object_object_add(set, d->name,
-				       d->type == KT_ENUM
-					   ? json_object_new_string(knob_format_value(d, R->vals[i], v, sizeof(v)))
-					   : json_object_new_int64(R->vals[i]));
+		json_object_object_add(set, d->name, knob_value_json(d, R->A.vals[i]));
 	}
 	json_object_object_add(j, "settings", set);
-	json_object_object_add(j, "predicted_change_pct", json_object_new_double(pct(R->mean)));
-	json_object_object_add(j, "predicted_ci95_pct_lo", json_object_new_double(pct(R->mean - 1.96 * R->sd)));
-	json_object_object_add(j, "predicted_ci95_pct_hi", json_object_new_double(pct(R->mean + 1.96 * R->sd)));
+	json_object_object_add(j, "predicted_change_pct", json_object_new_double(pct(R->A.mean)));
+	json_object_object_add(j, "predicted_ci95_pct_lo", json_object_new_double(pct(R->A.mean - 1.96 * R->A.sd)));
+	json_object_object_add(j, "predicted_ci95_pct_hi", json_object_new_double(pct(R->A.mean + 1.96 * R->A.sd)));
 	json_object_object_add(j, "trials", json_object_new_int(R->pool.ntrials));
 	json_object_object_add(j, "points", json_object_new_int(R->pool.npts));
 	for (i = 0; i < R->pool.nmachines; i++) {
@@ -357,7 +333,7 @@ static json_object *model_json(const struct rec *R, const char *what)
 		json_object_object_add(o, "hostname", json_object_new_string(pm->m.hostname));
 		json_object_object_add(o, "this_machine", json_object_new_boolean(pm->own));
 		json_object_object_add(o, "similarity",
-				       json_object_new_double(model_similarity(&R->model, R->feat, pm->feat)));
+				       json_object_new_double(model_similarity(&R->model, R->A.feat, pm->feat)));
 		json_object_object_add(o, "runs", json_object_new_int(pm->nruns));
 		json_object_object_add(o, "trials", json_object_new_int(pm->ntrials));
 		json_object_array_add(src, o);
@@ -369,13 +345,12 @@ static json_object *model_json(const struct rec *R, const char *what)
 static int recommend(struct rec *R, const char *knobs)
 {
 	char found[2048], list[2048], sum[160], a[64], b[64], what[160];
-	int nmatch, i, own = 0, own_trials = 0;
+	int nmatch, i, own, own_trials;
 	double best_sim = 0;
 	bool unsure, guess_only;
 	char unsure_reason[320];
 	const char *best_host = "";
 
-	machine_features(&R->m, R->feat);
 	if ((nmatch = pool_knobs(&R->q, found, sizeof(found))) < 0)
 		return EXIT_ENV;
 	snprintf(list, sizeof(list), "%s", found);
@@ -389,7 +364,7 @@ static int recommend(struct rec *R, const char *knobs)
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			struct knob_state st;
 			knob_probe(knob_find(tok), &st);
-			if (st.status != KS_AVAILABLE) {
+			if (!st.have_value || (st.status != KS_AVAILABLE && st.status != KS_READONLY)) {
 				verbose("%s is not available here (%s); not recommended", tok, st.why);
 				continue;
 			}
@@ -397,7 +372,7 @@ static int recommend(struct rec *R, const char *knobs)
 		}
 		if (!keep[0])
 			return fallback(R, "none of the knobs the stored searches varied is available here", NULL);
-		if ((i = space_build(&R->sp, keep)) != 0)
+		if ((i = space_build_for(&R->sp, keep, false)) != 0)
 			return i;
 	}
 	for (i = 0; i < R->sp.d; i++)
@@ -432,30 +407,15 @@ static int recommend(struct rec *R, const char *knobs)
 	}
 	if (pool_load(&R->pool, &R->q, &R->sp, &R->m) < 0)
 		return EXIT_ENV;
-	/* page-cluster and friends only matter with swap: when this machine has none now
-	 * but its searches ran with some (vmtune's temporary swapfile, say), recommend
-	 * for the machine as it was searched */
-	for (i = R->pool.nmachines - 1; i >= 0 && R->m.nswaps == 0; i--) {
-		const struct pool_machine *pm = &R->pool.machines[i];
-		if (pm->own && pm->m.nswaps > 0) {
-			memcpy(R->m.swaps, pm->m.swaps, sizeof(R->m.swaps));
-			R->m.nswaps = pm->m.nswaps;
-			R->m.swap_total_kb = pm->m.swap_total_kb;
-			R->m.zswap = pm->m.zswap;
-			machine_features(&R->m, R->feat);
-			R->swap_note = true;
-		}
-	}
-	if (R->pool.npts < 3 || model_fit(&R->model, &R->pool, &R->sp, R->feat, NULL, NULL, 0) < 0)
+	if (advice_make(&R->A, &R->model, &R->pool, &R->sp, &R->m, R->free, R->seed) < 0)
 		return fallback(R, "too few stored trials of these workloads for a model", NULL);
-	model_best(&R->model, &R->pool, 1.0, R->seed, R->free, R->vals);
-	model_predict(&R->model, R->vals, &R->mean, &R->sd);
+	own = R->A.own;
+	own_trials = R->A.own_trials;
 	for (i = 0; i < R->pool.nmachines; i++) {
 		const struct pool_machine *pm = &R->pool.machines[i];
-		double s = model_similarity(&R->model, R->feat, pm->feat);
+		double s = model_similarity(&R->model, R->A.feat, pm->feat);
 		if (pm->own) {
-			own++;
-			own_trials += pm->ntrials;
+			continue;
 		} else if (s > best_sim) {
 			best_sim = s;
 			best_host = pm->m.hostname;
@@ -471,8 +431,8 @@ static int recommend(struct rec *R, const char *knobs)
 	/* a transfer from machines with another kind of swap, which the model is not
 	 * sure beats the original settings, is not handed out as the recommendation:
 	 * the shipped profile is, with the guess shown beside it */
-	unsure = R->mean + 1.96 * R->sd >= 0;
-	guess_only = unsure && !own && !swap_class_seen(R);
+	unsure = R->A.unsure;
+	guess_only = R->A.guess_only;
 	snprintf(unsure_reason, sizeof(unsure_reason),
 		 "not recommended: no stored machine has swap of this kind (%s), and the model is not sure its "
 		 "guess beats the original settings (vmtune search --warm-start starts from the guess and "
@@ -485,7 +445,7 @@ static int recommend(struct rec *R, const char *knobs)
 		print_json(j);
 	} else {
 		printf("machine: %s (%s)\n", R->m.hostname, machine_summary(&R->m, sum, sizeof(sum)));
-		if (R->swap_note)
+		if (R->A.as_searched)
 			printf("(it has no swap now; its searches ran with the swap above, so the recommendation is "
 			       "for that)\n");
 		printf("data: %d trials (%d distinct settings) of %s%s, %d run%s on %d machine%s:\n", R->pool.ntrials,
@@ -497,13 +457,14 @@ static int recommend(struct rec *R, const char *knobs)
 		for (i = 0; i < R->sp.d; i++) {
 			const struct knob_def *d = R->sp.dim[i].def;
 			if (R->free[i])
-				printf("  %-28s %-10s (original %s)\n", d->name, knob_format_value(d, R->vals[i], a, sizeof(a)),
+				printf("  %-28s %-10s (original %s)\n", d->name,
+				       knob_format_value(d, R->A.vals[i], a, sizeof(a)),
 				       knob_format_value(d, R->sp.dim[i].original, b, sizeof(b)));
 		}
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",
-		       pct(R->mean), pct(R->mean - 1.96 * R->sd), pct(R->mean + 1.96 * R->sd));
-		if (!own && !swap_class_seen(R) && !guess_only)
+		       pct(R->A.mean), pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
+		if (!own && !R->A.swap_kind_seen && !guess_only)
 			printf(
 			    "no stored machine has swap of this kind (%s): the transfer has nothing like it to go on; "
 			    "a search (--warm-start) is the way to know\n",
@@ -655,6 +616,11 @@ int cmd_recommend(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	/* not root: the searches are in root's store, which only root can read */
+	if (R.q.ndbs == 0 && vt_live() && geteuid() != 0)
+		warning("no results store at %s; searches run as root are stored in /var/lib/vmtune/vmtune.db, which "
+			"only root can read: run as root, or pass --db with a copy (vmtune db export, then db import)",
+			vt.db);
 	machine_read(&R.m);
 	if (!R.q.nspecs && (rc = which_workloads(&R)) != 0)
 		return rc < 0 ? 0 : rc; /* -1: the fallback has answered */

@@ -347,9 +347,11 @@ int cmd_run(int argc, char **argv)
 			return EXIT_INTERNAL;
 		}
 		for (k = 0; k < wl[i].want && !vt_interrupted; k++) {
-			struct run_spec spec = {
-				.workload = wl[i].spec, .timeout = timeout, .echo = vt.verbose > 0, .probe = probe
-			};
+			struct run_spec spec = { .workload = wl[i].spec,
+						 .timeout = timeout,
+						 .echo = vt.verbose > 0,
+						 .probe = probe,
+						 .root = vt.root };
 			struct cgroup cg;
 			struct run_result *r = &wl[i].res[k];
 			char desc[512];

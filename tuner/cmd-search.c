@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "machine.h"
 #include "mix.h"
 #include "search.h"
 #include "size.h"
@@ -94,7 +95,14 @@ int cmd_search(int argc, char **argv)
 				 .timeout = 1800,
 				 .baseline_every = 3,
 				 .confirm_rounds = 3,
-				 .finalists = 2 };
+				 .finalists = 2,
+				 .db = vt.db,
+				 .dbs = vt.dbs,
+				 .ndbs = vt.ndbs,
+				 .state_dir = vt.state_dir,
+				 .root = vt.root,
+				 .quiet = vt.quiet,
+				 .echo = vt.verbose > 1 };
 	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
 	static struct mix mix;
 	int c, i, maximize = -1;
@@ -252,6 +260,11 @@ int cmd_search(int argc, char **argv)
 	}
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
+	if (machine_overridden() && vt_live()) {
+		error("--machine describes another machine: a search of the live kernel records this "
+		      "machine's own fingerprint (--machine is for recommend, or with --root to simulate one)");
+		return EXIT_USAGE;
+	}
 	if ((o.mem_limit || o.swap) && !vt_live() && !o.dry_run)
 		return usage_error("search",
 				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");

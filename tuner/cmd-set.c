@@ -1,4 +1,4 @@
-/* cmd-set.c - `vmtune set KNOB=VALUE...` (kept, journalled) and `vmtune restore`. */
+/* cmd-set.c - `vmtune set KNOB=VALUE...`: kept, journalled changes. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,31 +34,4 @@ int cmd_set(int argc, char **argv)
 	if (rc == 0)
 		info("the original values are journalled in %s; 'vmtune restore' puts them back", vt.state_dir);
 	return rc;
-}
-
-int cmd_restore(int argc, char **argv)
-{
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	int c, rc, count = 0;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			print_cmd_help("restore", "");
-			return 0;
-		}
-		return usage_error("restore", "unknown option");
-	}
-	if (optind < argc)
-		return usage_error("restore", "unexpected argument '%s'", argv[optind]);
-	if ((rc = session_begin()) != 0)
-		return rc;
-	if (journal_restore_all(&count) < 0) {
-		error("some changes could not be put back; the journal in %s keeps them", vt.state_dir);
-		return EXIT_ENV;
-	}
-	if (count == 0)
-		info("nothing to restore: the journal in %s is empty", vt.state_dir);
-	else
-		info("restored %d journalled change(s)", count);
-	return 0;
 }

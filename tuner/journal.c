@@ -10,17 +10,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "journal.h"
-#include "swap.h"
 #include "vmtune.h"
 
 #define JOURNAL_MAX 256
 #define JOURNAL_HEADER "# vmtune journal v1: kind mode pid name path value"
 
+#define JOURNAL_KINDS 8
+#define KNOB_KIND "knob"
+
 struct entry {
-	enum journal_kind kind;
-	char mode; /* 'T' transient, 'K' kept */
+	char kind[16]; /* KNOB_KIND or a registered resource kind */
+	char mode;     /* 'T' transient, 'K' kept */
 	long pid;
 	char name[64];
 	char path[PATH_MAX];
@@ -35,9 +36,29 @@ static bool in_session;
 static bool atexit_registered;
 volatile sig_atomic_t vt_interrupted;
 
-static const char *kind_name(enum journal_kind k)
+static const struct journal_kind *kinds[JOURNAL_KINDS];
+static int nkinds;
+
+void journal_register(const struct journal_kind *k)
 {
-	return k == JK_KNOB ? "knob" : k == JK_SWAPFILE ? "swapfile" : "cgroup";
+	for (int i = 0; i < nkinds; i++)
+		if (kinds[i] == k)
+			return;
+	if (nkinds < JOURNAL_KINDS)
+		kinds[nkinds++] = k;
+}
+
+static const struct journal_kind *kind_find(const char *name)
+{
+	for (int i = 0; i < nkinds; i++)
+		if (strcmp(kinds[i]->name, name) == 0)
+			return kinds[i];
+	return NULL;
+}
+
+static bool is_knob(const struct entry *e)
+{
+	return strcmp(e->kind, KNOB_KIND) == 0;
 }
 
 static void drop_entry(int i);
@@ -46,11 +67,13 @@ static int journal_load(void)
 {
 	char path[PATH_MAX], line[PATH_MAX + 256], kind[16], mode;
 	FILE *f;
+	int fd;
 	int lineno = 0;
 
 	nentries = 0;
 	journal_boot[0] = '\0';
-	f = fopen(vt_state_path(path, sizeof(path), "journal"), "re");
+	fd = open(vt_state_path(path, sizeof(path), "journal"), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f)
 		return errno == ENOENT ? 0 : error("cannot read journal '%s': %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
@@ -76,7 +99,7 @@ static int journal_load(void)
 		}
 		mode = fields[1][0];
 		memset(e, 0, sizeof(*e));
-		e->kind = strcmp(kind, "knob") == 0 ? JK_KNOB : strcmp(kind, "swapfile") == 0 ? JK_SWAPFILE : JK_CGROUP;
+		snprintf(e->kind, sizeof(e->kind), "%s", kind);
 		e->mode = mode;
 		e->pid = strtol(fields[2], NULL, 10);
 		snprintf(e->name, sizeof(e->name), "%s", fields[3]);
@@ -115,16 +138,16 @@ static int journal_save(void)
 	char boot[64];
 	char path[PATH_MAX], tmp[PATH_MAX];
 	FILE *f;
-	int i, dfd;
+	int i, r;
 
 	vt_state_path(path, sizeof(path), "journal");
 	if (nentries == 0) {
 		if (unlink(path) < 0 && errno != ENOENT)
 			return error("cannot remove journal '%s': %s", path, strerror(errno));
-		goto sync_dir;
+		file_sync_dir(path);
+		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
+	f = file_atomic_open(path, tmp);
 	if (!f)
 		return error("cannot write journal '%s': %s", tmp, strerror(errno));
 	fprintf(f, "%s\n", JOURNAL_HEADER);
@@ -132,23 +155,11 @@ static int journal_save(void)
 		fprintf(f, "# boot %s\n", boot);
 	for (i = 0; i < nentries; i++) {
 		const struct entry *e = &entries[i];
-		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", kind_name(e->kind), e->mode, e->pid, e->name[0] ? e->name : "-",
-			e->path, e->raw);
+		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", e->kind, e->mode, e->pid, e->name[0] ? e->name : "-", e->path,
+			e->raw);
 	}
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
-		int e = errno;
-		fclose(f);
-		return error("cannot write journal '%s': %s", tmp, strerror(e));
-	}
-	fclose(f);
-	if (rename(tmp, path) < 0)
-		return error("cannot write journal '%s': %s", path, strerror(errno));
-sync_dir:
-	dfd = open(vt.state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	if ((r = file_atomic_commit(f, tmp, path, 0600)) < 0)
+		return error("cannot write journal '%s': %s", path, strerror(-r));
 	return 0;
 }
 
@@ -157,12 +168,51 @@ static void on_signal(int sig)
 	vt_interrupted = sig;
 }
 
+/* SIGABRT (a library's abort, a failed assertion), SIGSEGV and the like: no code
+ * may run but what is async-signal-safe. Put back this process's own knob files
+ * from the journal in memory with open/write/close (of a ratio/bytes pair, the
+ * member in force), leave the journal file as it is for `vmtune restore` and the
+ * next command's warning (cgroups and swapfiles too), then die of the signal. */
+static void on_fatal(int sig)
+{
+	pid_t me = getpid();
+
+	for (int i = nentries - 1; i >= 0; i--) {
+		const struct entry *e = &entries[i];
+		const struct knob_def *d;
+		char buf[sizeof(e->raw) + 1];
+		size_t len = strlen(e->raw);
+		int fd;
+
+		if (!is_knob(e) || e->mode != 'T' || e->pid != (long)me || !(d = knob_find(e->name)))
+			continue;
+		if (d->pair && strcmp(e->raw, "0") == 0)
+			continue; /* its partner's write restores it */
+		memcpy(buf, e->raw, len);
+		buf[len] = '\n';
+		if ((fd = open(e->path, O_WRONLY | O_CLOEXEC)) >= 0) {
+			if (write(fd, buf, len + 1) < 0) { /* nothing more can be done here */
+			}
+			close(fd);
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* One lock for the whole system (under --root, for that tree): two vmtune
+ * processes cannot change settings at once, whatever their state dirs. */
+#define LOCK_PATH "/run/vmtune.lock"
+
 static int lock_take(void)
 {
 	char path[PATH_MAX], buf[32];
 	int fd;
 
-	fd = open(vt_state_path(path, sizeof(path), "lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	vt_path(path, sizeof(path), "/run");
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return error("cannot create '%s' for the lock: %s", path, strerror(errno));
+	fd = open(vt_path(path, sizeof(path), LOCK_PATH), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return error("cannot open lock '%s': %s", path, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -187,7 +237,7 @@ static int lock_take(void)
 static bool lock_busy(void)
 {
 	char path[PATH_MAX];
-	int fd = open(vt_state_path(path, sizeof(path), "lock"), O_RDONLY | O_CLOEXEC);
+	int fd = open(vt_path(path, sizeof(path), LOCK_PATH), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	bool busy = false;
 
 	if (fd < 0)
@@ -221,14 +271,14 @@ int session_begin(void)
 	if (from_earlier_boot()) {
 		int i, dropped = 0;
 		for (i = nentries - 1; i >= 0; i--)
-			if (entries[i].kind == JK_KNOB) {
+			if (is_knob(&entries[i])) {
 				drop_entry(i);
 				dropped++;
 			}
 		if (dropped)
 			info("the journal in %s is from before the last reboot: %d knob entr%s dropped (the kernel "
 			     "reset those at boot; writing them back would undo what was set since)",
-			     vt.state_dir, dropped, dropped == 1 ? "y" : "ies");
+			     vt_state_dir(), dropped, dropped == 1 ? "y" : "ies");
 		if (journal_save() < 0) {
 			close(lock_fd);
 			lock_fd = -1;
@@ -241,6 +291,15 @@ int session_begin(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL); /* `vmtune -v search ... | head`: stop and restore */
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
 	in_session = true;
 	if (!atexit_registered)
 		atexit(session_atexit);
@@ -253,7 +312,7 @@ static bool entry_present(const char *path, char mode, long pid)
 	int i;
 
 	for (i = 0; i < nentries; i++) {
-		if (entries[i].kind != JK_KNOB || strcmp(entries[i].path, path) != 0)
+		if (!is_knob(&entries[i]) || strcmp(entries[i].path, path) != 0)
 			continue;
 		if (mode == 'K' && entries[i].mode == 'K')
 			return true;
@@ -285,7 +344,7 @@ int journal_knob(const struct knob_state *st, bool keep)
 			return error("journal is full (%d entries); run 'vmtune restore'", JOURNAL_MAX);
 		e = &entries[nentries++];
 		memset(e, 0, sizeof(*e));
-		e->kind = JK_KNOB;
+		snprintf(e->kind, sizeof(e->kind), "%s", KNOB_KIND);
 		e->mode = mode;
 		e->pid = (long)getpid();
 		snprintf(e->name, sizeof(e->name), "%s", files[i].name);
@@ -296,7 +355,7 @@ int journal_knob(const struct knob_state *st, bool keep)
 	return added ? journal_save() : 0;
 }
 
-int journal_resource(enum journal_kind kind, const char *path)
+int journal_resource(const struct journal_kind *kind, const char *path)
 {
 	struct entry *e;
 
@@ -306,7 +365,8 @@ int journal_resource(enum journal_kind kind, const char *path)
 		return error("journal is full (%d entries); run 'vmtune restore'", JOURNAL_MAX);
 	e = &entries[nentries++];
 	memset(e, 0, sizeof(*e));
-	e->kind = kind;
+	journal_register(kind);
+	snprintf(e->kind, sizeof(e->kind), "%s", kind->name);
 	e->mode = 'T';
 	e->pid = (long)getpid();
 	snprintf(e->name, sizeof(e->name), "-");
@@ -320,12 +380,12 @@ static void drop_entry(int i)
 	nentries--;
 }
 
-int journal_forget(enum journal_kind kind, const char *path)
+int journal_forget(const struct journal_kind *kind, const char *path)
 {
 	int i;
 
 	for (i = nentries - 1; i >= 0; i--) {
-		if (entries[i].kind == kind && strcmp(entries[i].path, path) == 0) {
+		if (strcmp(entries[i].kind, kind->name) == 0 && strcmp(entries[i].path, path) == 0) {
 			drop_entry(i);
 			return journal_save();
 		}
@@ -333,70 +393,30 @@ int journal_forget(enum journal_kind kind, const char *path)
 	return 0;
 }
 
-/* Another selected entry of the pair knob holds the non-zero value: writing it
- * zeroes this one, and writing 0 to a *_bytes file is refused by the kernel. */
-static bool pair_covers(const struct entry *e, const bool *sel)
-{
-	const struct knob_def *d = knob_find(e->name);
-	int i;
-
-	if (!d || !d->pair || strcmp(e->raw, "0") != 0)
-		return false;
-	for (i = 0; i < nentries; i++)
-		if (sel[i] && entries[i].kind == JK_KNOB && strcmp(entries[i].name, d->pair) == 0 &&
-		    strcmp(entries[i].raw, "0") != 0)
-			return true;
-	return false;
-}
-
-static bool raw_matches(const char *path, const char *raw)
-{
-	char buf[256];
-	const char *open, *close;
-
-	if (read_small_file(path, buf, sizeof(buf)) < 0)
-		return false;
-	open = strchr(buf, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (open && close)
-		return strlen(raw) == (size_t)(close - open - 1) && strncmp(open + 1, raw, strlen(raw)) == 0;
-	return strcmp(buf, raw) == 0;
-}
-
-/* Undo the selected entries, newest first. Entries that were put back leave the
- * journal; the rest stay for a later `vmtune restore`. */
+/* Undo the selected entries: the resources newest first, then the knob files
+ * (knob_files_restore). Entries that were put back leave the journal; the rest
+ * stay for a later `vmtune restore`. */
 static int undo(bool *sel, int *count)
 {
-	bool deferred[JOURNAL_MAX] = { false };
-	int i, failed = 0, done = 0;
+	static struct knob_file files[JOURNAL_MAX];
+	bool ok[JOURNAL_MAX];
+	int idx[JOURNAL_MAX], i, k, nf = 0, failed = 0, done = 0;
 
 	for (i = nentries - 1; i >= 0; i--) {
 		struct entry *e = &entries[i];
-		int r = 0;
+		const struct journal_kind *kind;
+		int r;
 
-		if (!sel[i])
+		if (!sel[i] || is_knob(e))
 			continue;
-		switch (e->kind) {
-		case JK_KNOB:
-			if (pair_covers(e, sel)) {
-				deferred[i] = true;
-				break;
-			}
-			/* no needless writes: writing min_free_kbytes, say, makes the
-			 * kernel treat it as user-set and stop adjusting it */
-			if (raw_matches(e->path, e->raw))
-				break;
-			r = knob_file_restore(e->name, e->path, e->raw);
-			if (r == 0)
-				verbose("restored %s: %s = %s", e->name, e->path, e->raw);
-			break;
-		case JK_CGROUP:
-			r = cgroup_destroy(e->path);
-			break;
-		case JK_SWAPFILE:
-			r = swap_remove(e->path);
-			break;
-		}
+		if ((kind = kind_find(e->kind)) && kind->valid(e->path))
+			r = kind->undo(e->path);
+		else if (kind)
+			r = error("journal entry %s '%s' names nothing vmtune makes; left alone (remove it by hand)",
+				  e->kind, e->path);
+		else
+			r = error("journal entry of unknown kind '%s' (%s) left alone; remove it by hand", e->kind,
+				  e->path);
 		if (r < 0) {
 			failed++;
 			sel[i] = false; /* stays in the journal */
@@ -404,28 +424,27 @@ static int undo(bool *sel, int *count)
 			done++;
 		}
 	}
-	/* The kernel zeroed the covered half of each pair when the other was
-	 * written; a tree without that kernel behaviour (--root) gets the 0 written. */
-	for (i = nentries - 1; i >= 0; i--)
-		if (deferred[i] && sel[i] && !raw_matches(entries[i].path, entries[i].raw) &&
-		    knob_file_restore(entries[i].name, entries[i].path, entries[i].raw) < 0) {
-			sel[i] = false;
-			failed++;
-		}
-	/* Verify what was written, then drop what is back. */
-	for (i = nentries - 1; i >= 0; i--) {
-		if (!sel[i])
+	for (i = 0; i < nentries; i++) {
+		if (!sel[i] || !is_knob(&entries[i]))
 			continue;
-		if (entries[i].kind == JK_KNOB && !raw_matches(entries[i].path, entries[i].raw)) {
-			char buf[256] = "";
-			read_small_file(entries[i].path, buf, sizeof(buf));
-			error("%s: %s reads '%s' after restore, expected '%s'", entries[i].name, entries[i].path, buf,
-			      entries[i].raw);
-			failed++;
-			continue;
-		}
-		drop_entry(i);
+		snprintf(files[nf].name, sizeof(files[nf].name), "%s", entries[i].name);
+		snprintf(files[nf].path, sizeof(files[nf].path), "%s", entries[i].path);
+		snprintf(files[nf].raw, sizeof(files[nf].raw), "%s", entries[i].raw);
+		idx[nf++] = i;
 	}
+	if (nf)
+		knob_files_restore(files, nf, ok, NULL);
+	for (k = 0; k < nf; k++) {
+		if (ok[k]) {
+			done++;
+		} else {
+			sel[idx[k]] = false; /* stays in the journal */
+			failed++;
+		}
+	}
+	for (i = nentries - 1; i >= 0; i--)
+		if (sel[i])
+			drop_entry(i);
 	if (count)
 		*count = done;
 	if (journal_save() < 0)
@@ -496,14 +515,14 @@ void journal_warn_stale(void)
 		return;
 	old_boot = from_earlier_boot();
 	for (i = 0; i < nentries; i++) {
-		if (entries[i].mode != 'T' || (old_boot && entries[i].kind == JK_KNOB))
+		if (entries[i].mode != 'T' || (old_boot && is_knob(&entries[i])))
 			continue; /* kept on purpose, or void since the reboot */
 		pid = entries[i].pid;
-		if (entries[i].kind == JK_KNOB)
+		if (is_knob(&entries[i]))
 			knobs++;
 		else {
 			size_t n = strlen(extra);
-			snprintf(extra + n, sizeof(extra) - n, ", %s %s", kind_name(entries[i].kind), entries[i].path);
+			snprintf(extra + n, sizeof(extra) - n, ", %s %s", entries[i].kind, entries[i].path);
 		}
 	}
 	if (pid && old_boot && extra[0])

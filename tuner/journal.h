@@ -6,7 +6,20 @@
 
 #include "knob.h"
 
-enum journal_kind { JK_KNOB, JK_SWAPFILE, JK_CGROUP };
+/* A kind of resource vmtune makes (a swapfile, a cgroup) and how to undo it. The
+ * module that owns the resource defines one and the command layer registers it
+ * (journal_register), so the journal depends on no resource module: a journal
+ * entry whose kind is not registered is reported and kept, never acted on. */
+struct journal_kind {
+	const char *name; /* in the journal file: one word */
+	int (*undo)(const char *path);
+	/* Is path one this kind's module could have made? A journal is a file; one
+	 * that names anything else is refused, never acted on. */
+	bool (*valid)(const char *path);
+};
+
+/* Make a kind known to this process's journal (before session_begin/restore). */
+void journal_register(const struct journal_kind *k);
 
 /* Start a command that changes settings: state dir, lock, signal handlers, and
  * restore of this process's transient changes at exit. Returns 0 or an exit code. */
@@ -21,8 +34,8 @@ int journal_undo_transient(void);
  * when this process ends. */
 int journal_knob(const struct knob_state *st, bool keep);
 /* Record a resource (swapfile, cgroup) before creating it; forget it once removed. */
-int journal_resource(enum journal_kind kind, const char *path);
-int journal_forget(enum journal_kind kind, const char *path);
+int journal_resource(const struct journal_kind *kind, const char *path);
+int journal_forget(const struct journal_kind *kind, const char *path);
 
 /* Undo everything in the journal (vmtune restore). Returns 0, or -1 if
  * something could not be put back (the journal keeps what is left). */

@@ -10,6 +10,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "knob.h"
 #include "size.h"
 #include "vmtune.h"
@@ -62,15 +64,25 @@ void knob_debugfs_release(void)
 	debugfs_ours = false;
 }
 
-static long page_size(void)
+long knob_page_size(void)
 {
 	return sysconf(_SC_PAGESIZE);
 }
 
-/* mTHP sizes below the PMD size, as orders 1..8 (size = 4 << order kB). */
-static void mthp_enabled_path(char *buf, size_t size, const char *dir, int order)
+long knob_mthp_size_kb(int order)
 {
-	snprintf(buf, size, "%s/hugepages-%dkB/enabled", dir, 4 << order);
+	return (knob_page_size() / 1024) << order;
+}
+
+const char *knob_mthp_path(char *buf, size_t size, const char *dir, int order)
+{
+	snprintf(buf, size, "%s/hugepages-%ldkB/enabled", dir, knob_mthp_size_kb(order));
+	return buf;
+}
+
+bool knob_in_force(const struct knob_def *d, long value)
+{
+	return !d->pair || value != 0;
 }
 
 static int decode_enum(const struct knob_def *d, const char *raw, long *v)
@@ -128,7 +140,7 @@ static int read_value(struct knob_state *st, long *v)
 			*v = bytes;
 			return 0;
 		}
-		for (order = 0; (page_size() << order) < bytes && order < 20; order++)
+		for (order = 0; (knob_page_size() << order) < bytes && order < 20; order++)
 			;
 		*v = order;
 		return 0;
@@ -138,10 +150,10 @@ static int read_value(struct knob_state *st, long *v)
 			return r;
 		return decode_enum(st->def, buf, v) < 0 ? -EINVAL : 0;
 	case KC_MTHP:
-		/* k = the largest order such that every size up to 4<<k kB that has a
+		/* k = the largest order such that every size up to page size<<k that has a
 		 * file is "always"; sizes without a file (8kB here) are skipped */
 		for (order = 1; order <= st->def->max; order++) {
-			mthp_enabled_path(p, sizeof(p), st->path, order);
+			knob_mthp_path(p, sizeof(p), st->path, order);
 			r = read_small_file(p, buf, sizeof(buf));
 			if (r == -ENOENT)
 				continue;
@@ -164,7 +176,7 @@ bool knob_value_exists(const struct knob_state *st, long v)
 
 	if (!st->kp || st->kp->codec != KC_MTHP || v <= 0)
 		return true;
-	mthp_enabled_path(p, sizeof(p), st->path, (int)v);
+	knob_mthp_path(p, sizeof(p), st->path, (int)v);
 	return access(p, F_OK) == 0;
 }
 
@@ -174,7 +186,7 @@ static bool mthp_present(const char *dir)
 	int order;
 
 	for (order = 1; order <= 8; order++) {
-		mthp_enabled_path(p, sizeof(p), dir, order);
+		knob_mthp_path(p, sizeof(p), dir, order);
 		if (access(p, F_OK) == 0)
 			return true;
 	}
@@ -234,7 +246,7 @@ void knob_probe(const struct knob_def *d, struct knob_state *st)
 	st->why[0] = '\0';
 	if (st->kp->codec == KC_MTHP) {
 		char p[PATH_MAX];
-		mthp_enabled_path(p, sizeof(p), st->path, 2);
+		knob_mthp_path(p, sizeof(p), st->path, 2);
 		st->status = access(p, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
 	} else {
 		st->status = access(st->path, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
@@ -286,6 +298,14 @@ int knob_parse_value(const struct knob_def *d, const char *text, long *v, char *
 	return 0;
 }
 
+json_object *knob_value_json(const struct knob_def *d, long v)
+{
+	char buf[64];
+
+	return d->type == KT_ENUM ? json_object_new_string(knob_format_value(d, v, buf, sizeof(buf)))
+				  : json_object_new_int64(v);
+}
+
 const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_t size)
 {
 	if (d->type == KT_ENUM && v >= 0 && v < knob_choice_count(d))
@@ -293,6 +313,45 @@ const char *knob_format_value(const struct knob_def *d, long v, char *buf, size_
 	else
 		snprintf(buf, size, "%ld", v);
 	return buf;
+}
+
+int knob_assignments(const struct knob_def *d, long value, struct knob_assignment *a, int max)
+{
+	struct knob_state st;
+	const struct knob_path *kp;
+	char p[PATH_MAX], dir[PATH_MAX];
+	int n = 0, order;
+
+	if (max < 1)
+		return 0;
+	knob_probe(d, &st);
+	kp = st.kp ? st.kp : &d->paths[0]; /* the path this kernel has, else the first */
+	switch (kp->codec) {
+	case KC_INT:
+	case KC_ENUM:
+		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
+		knob_format_value(d, value, a[0].value, sizeof(a[0].value));
+		a[0].sysctl = strncmp(kp->path, "/proc/sys/", 10) == 0;
+		return 1;
+	case KC_PAGES_ORDER:
+		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
+		snprintf(a[0].value, sizeof(a[0].value), "%ld", knob_page_size() << value);
+		a[0].sysctl = false;
+		return 1;
+	case KC_MTHP:
+		snprintf(dir, sizeof(dir), "%s", kp->path);
+		if (dir[0] && dir[strlen(dir) - 1] == '/')
+			dir[strlen(dir) - 1] = '\0';
+		for (order = 1; order <= d->max && n < max; order++) {
+			if (access(vt_path(p, sizeof(p), knob_mthp_path(a[n].path, sizeof(a[n].path), dir, order)),
+				   F_OK) < 0)
+				continue;
+			snprintf(a[n].value, sizeof(a[n].value), "%s", order <= value ? "always" : "never");
+			a[n++].sysctl = false;
+		}
+		return n;
+	}
+	return 0;
 }
 
 static int add_file(struct knob_file *files, int n, int max, const char *name, const char *path, bool is_enum)
@@ -339,7 +398,7 @@ int knob_files(const struct knob_state *st, struct knob_file *files, int max)
 		return -1;
 	if (st->kp->codec == KC_MTHP) {
 		for (order = 1; order <= d->max && n >= 0; order++) {
-			mthp_enabled_path(p, sizeof(p), st->path, order);
+			knob_mthp_path(p, sizeof(p), st->path, order);
 			if (access(p, F_OK) == 0)
 				n = add_file(files, n, max, d->name, p, true);
 		}
@@ -374,7 +433,7 @@ int knob_write(struct knob_state *st, long v, long *readback)
 			return -1;
 		break;
 	case KC_PAGES_ORDER:
-		snprintf(raw, sizeof(raw), "%ld", page_size() << v);
+		snprintf(raw, sizeof(raw), "%ld", knob_page_size() << v);
 		if (write_raw(st->path, raw) < 0)
 			return -1;
 		break;
@@ -384,7 +443,7 @@ int knob_write(struct knob_state *st, long v, long *readback)
 		break;
 	case KC_MTHP:
 		for (order = 1; order <= st->def->max; order++) {
-			mthp_enabled_path(p, sizeof(p), st->path, order);
+			knob_mthp_path(p, sizeof(p), st->path, order);
 			if (access(p, F_OK) < 0)
 				continue;
 			if (write_raw(p, order <= v ? "always" : "never") < 0)
@@ -414,7 +473,7 @@ static bool knob_owns_path(const struct knob_def *d, const char *path)
 		}
 		p[strlen(p) - 1] = '\0'; /* the trailing slash */
 		for (order = 1; order <= d->max; order++) {
-			mthp_enabled_path(q, sizeof(q), p, order);
+			knob_mthp_path(q, sizeof(q), p, order);
 			if (strcmp(q, path) == 0)
 				return true;
 		}
@@ -430,7 +489,82 @@ int knob_file_restore(const char *name, const char *path, const char *raw)
 		return error("journal names unknown knob '%s'", name);
 	if (!knob_owns_path(d, path))
 		return error("journal entry for %s names '%s', which is not its file under this root", name, path);
-	if (strncmp(path + strlen(vt.root), DEBUGFS "/", strlen(DEBUGFS) + 1) == 0)
+	if (strncmp(path + strlen(vt_root()), DEBUGFS "/", strlen(DEBUGFS) + 1) == 0)
 		debugfs_acquire();
 	return write_raw(path, raw);
+}
+
+/* Does the file hold raw (for a sysfs enum file, as its bracketed word)? */
+static bool raw_matches(const char *path, const char *raw)
+{
+	char buf[256], word[64];
+
+	if (read_small_file(path, buf, sizeof(buf)) < 0)
+		return false;
+	enum_word(buf, word, sizeof(word));
+	return strcmp(strchr(buf, '[') ? word : buf, raw) == 0;
+}
+
+/* Is file i the zero half of a ratio/bytes pair whose other half, also being put
+ * back, holds the value in force? Writing that one zeroes this one, and writing 0
+ * to a *_bytes file is refused by the kernel. */
+static bool pair_covered(const struct knob_file *files, int n, int i)
+{
+	const struct knob_def *d = knob_find(files[i].name), *p;
+
+	if (!d || !d->pair || knob_in_force(d, strtol(files[i].raw, NULL, 10)) || !(p = knob_find(d->pair)))
+		return false;
+	for (int j = 0; j < n; j++)
+		if (strcmp(files[j].name, p->name) == 0 && knob_in_force(p, strtol(files[j].raw, NULL, 10)))
+			return true;
+	return false;
+}
+
+int knob_files_restore(const struct knob_file *files, int n, bool *ok, int *written)
+{
+	bool deferred[KNOB_RESTORE_MAX] = { false };
+	int i, j, failed = 0;
+
+	if (n > KNOB_RESTORE_MAX)
+		return error("internal error: %d files to put back, at most %d", n, KNOB_RESTORE_MAX);
+	if (written)
+		*written = 0;
+	for (i = n - 1; i >= 0; i--) {
+		ok[i] = true;
+		if (pair_covered(files, n, i)) {
+			deferred[i] = true;
+			continue;
+		}
+		/* no needless writes: writing min_free_kbytes, say, makes the kernel
+		 * treat it as user-set and stop adjusting it */
+		if (raw_matches(files[i].path, files[i].raw))
+			continue;
+		if (knob_file_restore(files[i].name, files[i].path, files[i].raw) < 0) {
+			ok[i] = false;
+			continue;
+		}
+		verbose("restored %s: %s = %s", files[i].name, files[i].path, files[i].raw);
+		if (written)
+			(*written)++;
+	}
+	/* the kernel zeroed the covered half when the other was written; a tree
+	 * without that kernel behaviour (--root) gets the 0 written */
+	for (i = n - 1; i >= 0; i--)
+		if (deferred[i] && !raw_matches(files[i].path, files[i].raw) &&
+		    knob_file_restore(files[i].name, files[i].path, files[i].raw) < 0)
+			ok[i] = false;
+	/* verify each file's final value: the oldest record of a file is written last */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(files[j].path, files[i].path) != 0; j++)
+			;
+		if (ok[i] && j == i && !raw_matches(files[i].path, files[i].raw)) {
+			char buf[256] = "";
+			read_small_file(files[i].path, buf, sizeof(buf));
+			error("%s: %s reads '%s' after restore, expected '%s'", files[i].name, files[i].path, buf,
+			      files[i].raw);
+			ok[i] = false;
+		}
+		failed += !ok[i];
+	}
+	return failed ? -1 : 0;
 }

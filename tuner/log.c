@@ -2,14 +2,26 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "text.h"
 #include "vmtune.h"
 
+static int log_verbose;
+static bool log_quiet;
+
+void log_setup(int verbosity, bool quiet)
+{
+	log_verbose = verbosity;
+	log_quiet = quiet;
+}
+
+/* A message carries paths, values and names from files, stores and other
+ * machines: it reaches the terminal escaped, as one line. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	fputs("vmtune: ", stderr);
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[4096], safe[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "vmtune: %s%s\n", prefix, text_safe(msg, safe, sizeof(safe)));
 }
 
 int error(const char *fmt, ...)
@@ -35,7 +47,7 @@ void info(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (vt.quiet)
+	if (log_quiet)
 		return;
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
@@ -46,7 +58,7 @@ void verbose(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!vt.verbose)
+	if (!log_verbose)
 		return;
 	va_start(ap, fmt);
 	vreport("", fmt, ap);

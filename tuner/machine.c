@@ -14,7 +14,9 @@
 #include <systemd/sd-id128.h>
 #include <unistd.h>
 
+#include "knob.h"
 #include "machine.h"
+#include "text.h"
 #include "vmtune.h"
 
 /* What kind of device a block device is: zram, nvme, rotational or ssd. */
@@ -156,13 +158,13 @@ void machine_read(struct machine *m)
 			fclose(f);
 		}
 	}
-	m->thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+	m->thp = access(KNOB_THP_DIR "/enabled", F_OK) == 0;
 	for (int order = 1; order <= 9; order++) {
 		char p[PATH_MAX];
 		size_t n = strlen(m->mthp_sizes);
-		snprintf(p, sizeof(p), "/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/enabled", 4 << order);
-		if (access(p, F_OK) == 0)
-			snprintf(m->mthp_sizes + n, sizeof(m->mthp_sizes) - n, "%s%dkB", n ? " " : "", 4 << order);
+		if (access(knob_mthp_path(p, sizeof(p), KNOB_THP_DIR, order), F_OK) == 0)
+			snprintf(m->mthp_sizes + n, sizeof(m->mthp_sizes) - n, "%s%ldkB", n ? " " : "",
+				 knob_mthp_size_kb(order));
 	}
 	if (m->mem_total_kb <= 0 && sysinfo(&si) == 0) {
 		m->mem_total_kb = (long)((unsigned long long)si.totalram * si.mem_unit / 1024);
@@ -208,12 +210,15 @@ char *machine_json(const struct machine *m)
 	return s;
 }
 
-static void get_str(json_object *o, const char *k, char *buf, size_t size)
+/* A string of a fingerprint from elsewhere (a store row, --machine): one line of
+ * text, or the fingerprint is refused. */
+static bool get_str(json_object *o, const char *k, char *buf, size_t size)
 {
 	json_object *v;
 
 	if (json_object_object_get_ex(o, k, &v) && v)
 		snprintf(buf, size, "%s", json_object_get_string(v));
+	return text_oneline(buf, NULL);
 }
 
 static long get_long(json_object *o, const char *k, long dflt)
@@ -231,10 +236,10 @@ int machine_from_json(json_object *o, struct machine *m)
 	memset(m, 0, sizeof(*m));
 	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "mem_total_kb", &v))
 		return -1;
-	get_str(o, "hostname", m->hostname, sizeof(m->hostname));
-	get_str(o, "machine_id", m->id, sizeof(m->id));
-	get_str(o, "kernel", m->kernel, sizeof(m->kernel));
-	get_str(o, "mthp_sizes", m->mthp_sizes, sizeof(m->mthp_sizes));
+	if (!get_str(o, "hostname", m->hostname, sizeof(m->hostname)) ||
+	    !get_str(o, "machine_id", m->id, sizeof(m->id)) || !get_str(o, "kernel", m->kernel, sizeof(m->kernel)) ||
+	    !get_str(o, "mthp_sizes", m->mthp_sizes, sizeof(m->mthp_sizes)))
+		return -1;
 	m->cpus = (int)get_long(o, "cpus", 1);
 	m->numa_nodes = (int)get_long(o, "numa_nodes", 1);
 	m->mem_total_kb = get_long(o, "mem_total_kb", 0);
@@ -245,8 +250,9 @@ int machine_from_json(json_object *o, struct machine *m)
 	if (json_object_object_get_ex(o, "swap_devices", &v) && json_object_is_type(v, json_type_array))
 		for (i = 0; i < json_object_array_length(v) && m->nswaps < MACHINE_MAX_SWAPS; i++) {
 			json_object *d = json_object_array_get_idx(v, i);
-			get_str(d, "name", m->swaps[m->nswaps].name, sizeof(m->swaps[0].name));
-			get_str(d, "kind", m->swaps[m->nswaps].kind, sizeof(m->swaps[0].kind));
+			if (!get_str(d, "name", m->swaps[m->nswaps].name, sizeof(m->swaps[0].name)) ||
+			    !get_str(d, "kind", m->swaps[m->nswaps].kind, sizeof(m->swaps[0].kind)))
+				return -1;
 			m->swaps[m->nswaps++].size_kb = get_long(d, "size_kb", 0);
 		}
 	return m->mem_total_kb > 0 ? 0 : -1;
@@ -255,7 +261,7 @@ int machine_from_json(json_object *o, struct machine *m)
 int machine_override(const char *path)
 {
 	json_object *o = json_object_from_file(path);
-	const char *why = o ? "no mem_total_kb" : json_util_get_last_err();
+	const char *why = o ? "no mem_total_kb, or a field that is not one line of text" : json_util_get_last_err();
 	int rc = machine_from_json(o, &override);
 
 	json_object_put(o);

@@ -8,9 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "commands.h"
 #include "journal.h"
 #include "machine.h"
+#include "swap.h"
 #include "vmtune.h"
 
 static const struct cmd_entry commands[] = {
@@ -28,12 +30,12 @@ static const struct cmd_entry commands[] = {
 	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN] [--warm-start]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
-	{ "apply", cmd_apply, "PROFILE [--dry-run] | --boot",
+	{ "apply", cmd_apply, "PROFILE [--dry-run] [--force] | --boot",
 	  "apply a profile (journalled, read back, rolled back on failure); --dry-run reports" },
 	{ "verify", cmd_verify, "PROFILE", "compare the live settings with a profile; exit 1 on drift" },
 	{ "export", cmd_export, "PROFILE|--current [--format sysctl|tmpfiles|tuned|json|yaml|sh] [-o FILE]",
 	  "a profile as sysctl.d, tmpfiles.d, tuned, JSON, YAML or a sh script" },
-	{ "install-boot", cmd_install_boot, "PROFILE [--dry-run] | --remove",
+	{ "install-boot", cmd_install_boot, "PROFILE [--dry-run] [--force] | --remove",
 	  "apply a profile at every boot (systemd unit after systemd-sysctl)" },
 	{ "machine", cmd_machine, "[--json]", "this machine's fingerprint: memory, swap devices, CPUs, kernel, THP" },
 	{ "db", cmd_db, "export [-o FILE] | import FILE... | merge OUT.db IN.db...",
@@ -218,6 +220,7 @@ int main(int argc, char **argv)
 		snprintf(root, sizeof(root), "%s", env);
 	if (take_global(&argc, argv, root, sizeof(root)) < 0)
 		return EXIT_USAGE;
+	log_setup(vt.verbose, vt.quiet);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -238,6 +241,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if ((rc = setup_paths(root)) != 0)
 		return rc;
+	/* what the journal may have to undo besides knobs */
+	journal_register(&cgroup_journal_kind);
+	journal_register(&swap_journal_kind);
 	if (c->fn != cmd_restore)
 		journal_warn_stale();
 	rc = c->fn(argc - 1, argv + 1);

@@ -11,37 +11,16 @@
 #include "size.h"
 #include "vmtune.h"
 #include "workload.h"
+#include "yamldoc.h"
 
 struct ctx {
-	const char *path;
-	yaml_document_t *doc;
+	struct ydoc *y;
 	struct mix *m;
 };
 
-static int at(const struct ctx *c, const yaml_node_t *n, const char *what, const char *arg)
-{
-	char msg[600];
-
-	snprintf(msg, sizeof(msg), what, arg);
-	return error("%s:%lu:%lu: %s", c->path, (unsigned long)n->start_mark.line + 1,
-		     (unsigned long)n->start_mark.column + 1, msg);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
 static int text(const struct ctx *c, yaml_node_t *v, const char *key, char *dst, size_t size)
 {
-	const char *s = scalar(v);
-
-	if (!s)
-		return at(c, v, "'%s' must be a single value", key);
-	if (strlen(s) >= size)
-		return at(c, v, "'%s' is too long", key);
-	snprintf(dst, size, "%s", s);
-	return 0;
+	return ydoc_text(c->y, v, key, dst, size);
 }
 
 static int spec_ok(const struct ctx *c, yaml_node_t *v, const char *spec)
@@ -49,69 +28,66 @@ static int spec_ok(const struct ctx *c, yaml_node_t *v, const char *spec)
 	char **argv, name[64];
 
 	if (workload_argv(spec, &argv, name, sizeof(name)) < 0)
-		return at(c, v, "workload '%s' is not usable (see the message above)", spec);
+		return ydoc_error(c->y, v, "workload '%s' is not usable (see the message above)", spec);
 	workload_argv_free(argv);
 	return 0;
 }
 
-static bool dup_key(yaml_document_t *doc, yaml_node_t *map, yaml_node_pair_t *upto, const char *key)
-{
-	yaml_node_pair_t *b;
+struct item {
+	struct ctx *c;
+	struct mix_workload *w;
+	bool have_run;
+};
 
-	for (b = map->data.mapping.pairs.start; b < upto; b++)
-		if (strcmp(scalar(yaml_document_get_node(doc, b->key)) ?: "", key) == 0)
-			return true;
-	return false;
+static int workload_pair(void *arg, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct item *it = arg;
+	struct ctx *c = it->c;
+	struct mix_workload *w = it->w;
+	const char *s;
+	char why[256], *end;
+
+	if (strcmp(key, "run") == 0) {
+		if (text(c, v, key, w->run, sizeof(w->run)) < 0 || spec_ok(c, v, w->run) < 0)
+			return -1;
+		it->have_run = true;
+	} else if (strcmp(key, "repeat") == 0) {
+		if (!(s = ydoc_scalar(v)) || parse_long(s, 1, 1000, &w->repeat, why, sizeof(why)) < 0)
+			return ydoc_error(c->y, v, "repeat: %s", s ? why : "must be a number");
+	} else if (strcmp(key, "weight") == 0) {
+		errno = 0;
+		if (!(s = ydoc_scalar(v)) ||
+		    (w->weight = strtod(s, &end), errno || end == s || *end || w->weight <= 0 || w->weight > 1000))
+			return ydoc_error(c->y, v, "weight must be a number above 0 and at most 1000, not '%s'",
+					  s ? s : "");
+	} else {
+		return ydoc_error(c->y, k, "unknown key '%s' in a workload (known: run, repeat, weight)", key);
+	}
+	return 0;
 }
 
 static int workload_item(struct ctx *c, yaml_node_t *item)
 {
-	struct mix_workload *w;
-	yaml_node_pair_t *p;
-	bool have_run = false;
+	struct item it = { .c = c };
 
 	if (c->m->nwl >= MIX_MAX_WORKLOADS)
-		return at(c, item, "at most %s workloads in a mix", "8");
-	w = &c->m->wl[c->m->nwl];
-	memset(w, 0, sizeof(*w));
-	w->repeat = 1;
-	w->weight = 1;
-	if (scalar(item)) { /* "- mtest01 -p 80 -w" */
-		if (text(c, item, "workload", w->run, sizeof(w->run)) < 0 || spec_ok(c, item, w->run) < 0)
+		return ydoc_error(c->y, item, "at most %d workloads in a mix", MIX_MAX_WORKLOADS);
+	it.w = &c->m->wl[c->m->nwl];
+	memset(it.w, 0, sizeof(*it.w));
+	it.w->repeat = 1;
+	it.w->weight = 1;
+	if (ydoc_scalar(item)) { /* "- mtest01 -p 80 -w" */
+		if (text(c, item, "workload", it.w->run, sizeof(it.w->run)) < 0 || spec_ok(c, item, it.w->run) < 0)
 			return -1;
 		c->m->nwl++;
 		return 0;
 	}
 	if (item->type != YAML_MAPPING_NODE)
-		return at(c, item, "a workload is a command line or a mapping with run:, repeat:, weight:%s", "");
-	for (p = item->data.mapping.pairs.start; p < item->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, p->key), *v = yaml_document_get_node(c->doc, p->value);
-		const char *key = scalar(k), *s;
-		char why[256], *end;
-
-		if (!key)
-			return at(c, k, "keys must be plain words%s", "");
-		if (dup_key(c->doc, item, p, key))
-			return at(c, k, "duplicate key '%s'", key);
-		if (strcmp(key, "run") == 0) {
-			if (text(c, v, key, w->run, sizeof(w->run)) < 0 || spec_ok(c, v, w->run) < 0)
-				return -1;
-			have_run = true;
-		} else if (strcmp(key, "repeat") == 0) {
-			if (!(s = scalar(v)) || parse_long(s, 1, 1000, &w->repeat, why, sizeof(why)) < 0)
-				return at(c, v, "repeat: %s", s ? why : "must be a number");
-		} else if (strcmp(key, "weight") == 0) {
-			errno = 0;
-			if (!(s = scalar(v)) || (w->weight = strtod(s, &end),
-						 errno || end == s || *end || w->weight <= 0 || w->weight > 1000))
-				return at(c, v, "weight must be a number above 0 and at most 1000, not '%s'",
-					  s ? s : "");
-		} else {
-			return at(c, k, "unknown key '%s' in a workload (known: run, repeat, weight)", key);
-		}
-	}
-	if (!have_run)
-		return at(c, item, "a workload needs 'run:' (its command line)%s", "");
+		return ydoc_error(c->y, item, "a workload is a command line or a mapping with run:, repeat:, weight:");
+	if (ydoc_each_pair(c->y, item, "a workload", workload_pair, &it) < 0)
+		return -1;
+	if (!it.have_run)
+		return ydoc_error(c->y, item, "a workload needs 'run:' (its command line)");
 	c->m->nwl++;
 	return 0;
 }
@@ -125,8 +101,9 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 	yaml_node_item_t *it;
 
 	if (strcmp(key, "vmtune-mix") == 0) {
-		if (!(s = scalar(v)) || parse_long(s, 0, 1000, &version, why, sizeof(why)) < 0 || version != 1)
-			return at(c, v, "mix schema version '%s' is not known to this vmtune (it reads 1)", s ? s : "");
+		if (!(s = ydoc_scalar(v)) || parse_long(s, 0, 1000, &version, why, sizeof(why)) < 0 || version != 1)
+			return ydoc_error(c->y, v, "mix schema version '%s' is not known to this vmtune (it reads 1)",
+					  s ? s : "");
 		return 0;
 	}
 	if (strcmp(key, "name") == 0)
@@ -137,10 +114,10 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 		return text(c, v, key, m->probe, sizeof(m->probe)) < 0 ? -1 : spec_ok(c, v, m->probe);
 	if (strcmp(key, "memory_limit") == 0 || strcmp(key, "swap") == 0) {
 		uint64_t *dst = key[0] == 'm' ? &m->memory_limit : &m->swap;
-		if (!(s = scalar(v)) || parse_size(s, dst, why, sizeof(why)) < 0)
-			return at(c, v, "%s", s ? why : "a size such as 512M");
+		if (!(s = ydoc_scalar(v)) || parse_size(s, dst, why, sizeof(why)) < 0)
+			return ydoc_error(c->y, v, "%s", s ? why : "a size such as 512M");
 		if (key[0] == 'm' && *dst < (16 << 20))
-			return at(c, v, "memory_limit %s is too small (at least 16M)", s);
+			return ydoc_error(c->y, v, "memory_limit %s is too small (at least 16M)", s);
 		return 0;
 	}
 	if (strcmp(key, "objective") == 0) {
@@ -148,17 +125,17 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 			return -1;
 		if (strcmp(m->objective, "throughput") && strcmp(m->objective, "interactive") &&
 		    strcmp(m->objective, "balanced"))
-			return at(c, v, "objective must be throughput, interactive or balanced, not '%s'",
-				  m->objective);
+			return ydoc_error(c->y, v, "objective must be throughput, interactive or balanced, not '%s'",
+					  m->objective);
 		return 0;
 	}
 	if (strcmp(key, "require") == 0) {
 		if (v->type != YAML_SEQUENCE_NODE)
-			return at(c, v, "require is a list, e.g. [played>=0.99]%s", "");
+			return ydoc_error(c->y, v, "require is a list, e.g. [played>=0.99]");
 		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
-			yaml_node_t *n = yaml_document_get_node(c->doc, *it);
+			yaml_node_t *n = yaml_document_get_node(&c->y->doc, *it);
 			if (m->nrequire >= MIX_MAX_REQUIRE)
-				return at(c, n, "at most %s requirements", "8");
+				return ydoc_error(c->y, n, "at most %s requirements", "8");
 			if (text(c, n, "require", m->require[m->nrequire], sizeof(m->require[0])) < 0)
 				return -1;
 			m->nrequire++;
@@ -167,69 +144,42 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 	}
 	if (strcmp(key, "workloads") == 0) {
 		if (v->type != YAML_SEQUENCE_NODE)
-			return at(c, v, "workloads is a list%s", "");
+			return ydoc_error(c->y, v, "workloads is a list");
 		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
-			if (workload_item(c, yaml_document_get_node(c->doc, *it)) < 0)
+			if (workload_item(c, yaml_document_get_node(&c->y->doc, *it)) < 0)
 				return -1;
 		return 0;
 	}
-	return at(c, k,
-		  "unknown key '%s' (known: vmtune-mix, name, description, workloads, probe, memory_limit, swap, "
-		  "objective, require)",
-		  key);
+	return ydoc_error(
+	    c->y, k,
+	    "unknown key '%s' (known: vmtune-mix, name, description, workloads, probe, memory_limit, swap, "
+	    "objective, require)",
+	    key);
+}
+
+static int top_step(void *arg, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	return top(arg, key, k, v);
 }
 
 int mix_load(const char *path, struct mix *m)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_node_t *root;
-	yaml_node_pair_t *p;
-	struct ctx c = { path, &doc, m };
-	FILE *f = fopen(path, "re");
-	int rc = 0;
+	struct ydoc y;
+	struct ctx c = { &y, m };
+	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (!f) {
-		error("cannot open mix '%s': %s", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &doc)) {
-		error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-		      (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		return EXIT_USAGE;
-	}
-	root = yaml_document_get_root_node(&doc);
-	if (!root || root->type != YAML_MAPPING_NODE) {
+	if ((rc = ydoc_load(&y, path, "mix")) != 0)
+		return rc;
+	if (!y.root || y.root->type != YAML_MAPPING_NODE) {
 		error("%s:1:1: a mix is a mapping with vmtune-mix: 1 and workloads:", path);
 		rc = EXIT_USAGE;
-		goto out;
-	}
-	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(&doc, p->key), *v = yaml_document_get_node(&doc, p->value);
-		const char *key = scalar(k);
-
-		if (!key || dup_key(&doc, root, p, key)) {
-			at(&c, k, key ? "duplicate key '%s'" : "keys must be plain words%s", key ? key : "");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (top(&c, key, k, v) < 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (m->nwl == 0) {
-		at(&c, root, "the mix names no workloads (workloads: [ ... ])%s", "");
+	} else if (ydoc_each_pair(&y, y.root, "the mix", top_step, &c) < 0) {
+		rc = EXIT_USAGE;
+	} else if (m->nwl == 0) {
+		ydoc_error(&y, y.root, "the mix names no workloads (workloads: [ ... ])");
 		rc = EXIT_USAGE;
 	}
-out:
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	fclose(f);
+	ydoc_free(&y);
 	return rc;
 }

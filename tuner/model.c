@@ -97,6 +97,7 @@ void model_best(const struct model *M, const struct pool *p, double caution, uns
 	for (i = 0; i < p->npts; i++) {
 		double v;
 		memcpy(cand, p->pts[i].vals, sizeof(long) * (size_t)sp->d);
+		space_clamp(sp, cand); /* another machine's setting, within this one's safe ranges */
 		hold(sp, free, cand);
 		if ((v = value_of(M, cand, caution)) < bestv) {
 			bestv = v;

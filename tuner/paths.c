@@ -1,4 +1,4 @@
-/* paths.c - where things are: --root resolution, the state dir, small file I/O. */
+/* paths.c - where things are: --root resolution, the state dir, the binary's directory. */
 #include <errno.h>
 #include <libgen.h>
 #include <fcntl.h>
@@ -16,6 +16,16 @@ bool vt_live(void)
 	return vt.root[0] == '\0';
 }
 
+const char *vt_root(void)
+{
+	return vt.root;
+}
+
+const char *vt_state_dir(void)
+{
+	return vt.state_dir;
+}
+
 const char *vt_path(char *buf, size_t size, const char *path)
 {
 	snprintf(buf, size, "%s%s", vt.root, path);
@@ -28,88 +38,26 @@ const char *vt_state_path(char *buf, size_t size, const char *name)
 	return buf;
 }
 
-static int mkdir_p(const char *dir, mode_t mode)
-{
-	char tmp[PATH_MAX];
-	char *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
+/* The state dir holds the journal, and root writes there: it must be a real
+ * directory (not a link), owned by us and writable by nobody else. */
 int vt_state_dir_ensure(void)
 {
-	int r = mkdir_p(vt.state_dir, 0700);
+	int r = file_mkdir_p(vt.state_dir, 0700);
+	struct stat st;
 
 	if (r < 0)
 		return error("cannot create state dir '%s': %s (choose another with --state-dir)", vt.state_dir,
 			     strerror(-r));
+	if (lstat(vt.state_dir, &st) < 0)
+		return error("cannot read state dir '%s': %s", vt.state_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return error("state dir '%s' is not a directory (a symbolic link?); choose another with --state-dir",
+			     vt.state_dir);
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return error("state dir '%s' is owned by uid %u or writable by others (mode %03o); it must be yours "
+			     "alone (chmod 700, or choose another with --state-dir)",
+			     vt.state_dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
 	return 0;
-}
-
-int read_small_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	size_t len = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < size) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		buf[--len] = '\0';
-	return (int)len;
-}
-
-int write_small_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	char buf[512];
-	size_t len;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	/* one write, newline-terminated, as `echo VALUE > FILE` does */
-	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", s);
-	if (len >= sizeof(buf)) {
-		close(fd);
-		return -E2BIG;
-	}
-	n = write(fd, buf, len);
-	if (n < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	if (close(fd) < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
 }
 
 const char *vt_exe_dir(char *buf, size_t size)

@@ -13,38 +13,26 @@
 
 #include "knob.h"
 #include "pool.h"
+#include "runconfig.h"
 #include "store.h"
 #include "vmtune.h"
 #include "workload.h"
 
 #define POOL_CAP 240
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* Does a run's config ask for the same workloads and objective? */
-static bool run_matches(const struct pool_query *q, json_object *cfg)
+static bool run_matches(const struct pool_query *q, const struct run_config *cfg)
 {
-	json_object *wl = get(cfg, "workloads"), *ob = get(cfg, "objective");
-	size_t i, n;
-	int j;
+	int i, j;
 
-	if (!wl || !json_object_is_type(wl, json_type_array))
+	if (cfg->nwl == 0 || cfg->nwl != q->nspecs)
 		return false;
-	n = json_object_array_length(wl);
-	if ((int)n != q->nspecs)
-		return false;
-	if (strcmp(ob ? json_object_get_string(ob) : "throughput", q->objective ? q->objective : "throughput") != 0)
+	if (strcmp(cfg->objective, q->objective ? q->objective : "throughput") != 0)
 		return false;
 	for (j = 0; j < q->nspecs; j++) {
 		bool found = false;
-		for (i = 0; i < n && !found; i++)
-			found = workload_same(json_object_get_string(get(json_object_array_get_idx(wl, i), "spec")),
-					      q->specs[j]);
+		for (i = 0; i < cfg->nwl && !found; i++)
+			found = workload_same(cfg->wl[i].spec, q->specs[j]);
 		if (!found)
 			return false;
 	}
@@ -78,56 +66,47 @@ static bool excluded(const struct walk *w, long id)
 static int knobs_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
 {
 	struct walk *w = arg;
-	json_object *cfg = json_tokener_parse(cj), *kn;
-	size_t i;
+	static struct run_config cfg;
+	int i;
 
 	(void)uuid;
 	(void)status;
 	(void)mj;
-	if (excluded(w, id)) {
-		json_object_put(cfg);
+	if (excluded(w, id) || run_config_parse(cj, &cfg) < 0 || !run_matches(w->q, &cfg))
 		return 0;
+	w->nmatch++;
+	for (i = 0; i < cfg.nknobs; i++) {
+		const char *name = cfg.knobs[i];
+		char pat[80], wrapped[4096];
+		snprintf(pat, sizeof(pat), ",%s,", name);
+		snprintf(wrapped, sizeof(wrapped), ",%s,", w->buf);
+		if (!strstr(wrapped, pat) && knob_find(name) && strlen(w->buf) + strlen(name) + 2 < w->size)
+			snprintf(w->buf + strlen(w->buf), w->size - strlen(w->buf), "%s%s", w->buf[0] ? "," : "", name);
 	}
-	if (run_matches(w->q, cfg)) {
-		w->nmatch++;
-		if ((kn = get(cfg, "knobs")))
-			for (i = 0; i < json_object_array_length(kn); i++) {
-				const char *name = json_object_get_string(json_object_array_get_idx(kn, i));
-				char pat[80], wrapped[4096];
-				snprintf(pat, sizeof(pat), ",%s,", name);
-				snprintf(wrapped, sizeof(wrapped), ",%s,", w->buf);
-				if (!strstr(wrapped, pat) && knob_find(name) &&
-				    strlen(w->buf) + strlen(name) + 2 < w->size)
-					snprintf(w->buf + strlen(w->buf), w->size - strlen(w->buf), "%s%s",
-						 w->buf[0] ? "," : "", name);
-			}
-	}
-	json_object_put(cfg);
 	return 0;
 }
 
 static int sets_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
 {
 	struct pool_sets *out = ((struct walk *)arg)->sets;
-	json_object *cfg = json_tokener_parse(cj), *wl = get(cfg, "workloads"), *ob = get(cfg, "objective");
-	struct pool_query q = { .objective = ob ? json_object_get_string(ob) : "throughput" };
+	static struct run_config cfg;
+	struct pool_query q = { 0 };
 	int i, j;
 
 	(void)id;
 	(void)uuid;
 	(void)status;
 	(void)mj;
-	if (!wl || !json_object_is_type(wl, json_type_array)) {
-		json_object_put(cfg);
+	if (run_config_parse(cj, &cfg) < 0 || cfg.nwl == 0)
 		return 0;
-	}
-	for (i = 0; i < (int)json_object_array_length(wl) && q.nspecs < POOL_MAX_SPECS; i++)
-		q.specs[q.nspecs++] = json_object_get_string(get(json_object_array_get_idx(wl, i), "spec"));
+	q.objective = cfg.objective;
+	for (i = 0; i < cfg.nwl && q.nspecs < POOL_MAX_SPECS; i++)
+		q.specs[q.nspecs++] = cfg.wl[i].spec;
 	for (i = 0; i < out->n; i++) {
 		struct pool_query have = { .objective = out->set[i].objective, .nspecs = out->set[i].nspecs };
 		for (j = 0; j < have.nspecs; j++)
 			have.specs[j] = out->set[i].specs[j];
-		if (run_matches(&have, cfg))
+		if (run_matches(&have, &cfg))
 			break;
 	}
 	if (i == out->n && out->n < POOL_MAX_SETS) {
@@ -139,7 +118,6 @@ static int sets_cb(void *arg, long id, const char *uuid, const char *status, con
 	}
 	if (i < out->n)
 		out->set[i].runs++;
-	json_object_put(cfg);
 	return 0;
 }
 
@@ -194,32 +172,27 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 	struct walk *w = arg;
 	struct pool *p = w->p;
 	struct pool_run *r = &p->runs[w->run];
-	json_object *o, *v;
 	long vals[SPACE_MAX];
-	bool filled = false;
+	bool filled = false, present[SPACE_MAX];
+	char why[160];
 	double y;
 	int i;
 
 	(void)trial_id;
-	if (strstr(kind, "baseline"))
+	if (trial_kind_is_baseline(trial_kind_parse(kind)))
 		y = 0; /* the run's original settings: its yardstick */
 	else if (isfinite(score) && score > 0)
 		y = log(score); /* failed trials carry the search's penalty */
 	else
 		return 0;
 	(void)failed;
-	if (!(o = json_tokener_parse(sj)))
+	if (settings_parse(sj, w->sp, vals, present, why, sizeof(why)) < 0)
 		return 0;
-	for (i = 0; i < w->sp->d; i++) {
-		const struct knob_def *d = w->sp->dim[i].def;
-		char why[160];
-		if ((v = get(o, d->name)) &&
-		    knob_parse_value(d, json_object_get_string(v), &vals[i], why, sizeof(why)) == 0)
-			continue;
-		vals[i] = w->fill[i];
-		filled = true;
-	}
-	json_object_put(o);
+	for (i = 0; i < w->sp->d; i++)
+		if (!present[i]) {
+			vals[i] = w->fill[i];
+			filled = true;
+		}
 	for (i = p->npts - 1; i >= 0 && p->pts[i].run == w->run; i--)
 		if (memcmp(p->pts[i].vals, vals, sizeof(long) * (size_t)w->sp->d) == 0) {
 			p->pts[i].y += (y - p->pts[i].y) / (p->pts[i].n + 1);
@@ -252,31 +225,29 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 {
 	struct walk *w = arg;
 	struct pool *p = w->p;
-	json_object *cfg = json_tokener_parse(cj), *mo = json_tokener_parse(mj), *orig, *kn;
+	static struct run_config cfg;
+	json_object *mo;
 	struct pool_run *r;
 	struct machine m;
 	double feat[MACHINE_NFEAT];
 	int i, mi, rc;
 
 	(void)status;
-	if (excluded(w, id) || !run_matches(w->q, cfg) || machine_from_json(mo, &m) < 0) {
-		json_object_put(cfg);
-		json_object_put(mo);
+	if (excluded(w, id) || run_config_parse(cj, &cfg) < 0 || !run_matches(w->q, &cfg))
 		return 0;
-	}
+	mo = json_tokener_parse(mj);
+	rc = machine_from_json(mo, &m);
 	json_object_put(mo);
+	if (rc < 0)
+		return 0;
 	for (i = 0; i < p->nruns; i++)
-		if (strcmp(p->runs[i].uuid, uuid) == 0) { /* the same run in two stores */
-			json_object_put(cfg);
+		if (strcmp(p->runs[i].uuid, uuid) == 0) /* the same run in two stores */
 			return 0;
-		}
 	machine_features(&m, feat);
 	if ((mi = find_machine(p, &m, feat)) < 0) {
 		struct pool_machine *nm = realloc(p->machines, (size_t)(p->nmachines + 1) * sizeof(*nm));
-		if (!nm) {
-			json_object_put(cfg);
+		if (!nm)
 			return error("out of memory");
-		}
 		p->machines = nm;
 		mi = p->nmachines++;
 		memset(&nm[mi], 0, sizeof(nm[mi]));
@@ -286,10 +257,8 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 	}
 	{
 		struct pool_run *nr = realloc(p->runs, (size_t)(p->nruns + 1) * sizeof(*nr));
-		if (!nr) {
-			json_object_put(cfg);
+		if (!nr)
 			return error("out of memory");
-		}
 		p->runs = nr;
 	}
 	r = &p->runs[p->nruns];
@@ -298,18 +267,12 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 	r->machine = mi;
 	/* a knob the run did not search stood at its original value there: the
 	 * config has it when the run knew it, else the kernel's default */
-	orig = get(cfg, "originals");
-	kn = get(cfg, "knobs");
 	for (i = 0; i < w->sp->d; i++) {
 		const struct knob_def *d = w->sp->dim[i].def;
-		json_object *v = get(orig, d->name);
-		size_t k;
-		w->fill[i] = v ? (long)json_object_get_int64(v) : knob_default(d);
-		for (k = 0; kn && k < json_object_array_length(kn); k++)
-			if (strcmp(json_object_get_string(json_object_array_get_idx(kn, k)), d->name) == 0)
-				r->has_knob[i] = true;
+		int k = run_config_knob(&cfg, d->name);
+		w->fill[i] = k >= 0 && cfg.has_original[k] ? cfg.originals[k] : knob_default(d);
+		r->has_knob[i] = k >= 0;
 	}
-	json_object_put(cfg);
 	w->run = p->nruns++;
 	rc = store_scores_each(w->db, id, score_cb, w);
 	p->machines[mi].nruns++;

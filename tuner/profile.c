@@ -15,68 +15,45 @@
 #include "profile.h"
 #include "size.h"
 #include "vmtune.h"
+#include "yamldoc.h"
 
 struct loader {
-	const char *path;
-	yaml_document_t *doc;
+	struct ydoc *y;
 	struct profile *p;
 };
 
-static int at(const struct loader *l, const yaml_node_t *n, const char *fmt, const char *a, const char *b)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, a, b);
-	return error("%s:%lu:%lu: %s", l->path, (unsigned long)n->start_mark.line + 1,
-		     (unsigned long)n->start_mark.column + 1, msg);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-/* Walk a mapping, refusing duplicate keys; calls fn for each pair. */
-typedef int (*pair_fn)(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v);
-
-static int each_pair(struct loader *l, yaml_node_t *map, const char *what, pair_fn fn)
-{
-	yaml_node_pair_t *a, *b;
-
-	if (map->type != YAML_MAPPING_NODE)
-		return at(l, map, "%s must be a mapping of keys to values%s", what, "");
-	for (a = map->data.mapping.pairs.start; a < map->data.mapping.pairs.top; a++) {
-		yaml_node_t *k = yaml_document_get_node(l->doc, a->key), *v = yaml_document_get_node(l->doc, a->value);
-		const char *key = scalar(k);
-
-		if (!key)
-			return at(l, k, "keys in %s must be plain words%s", what, "");
-		for (b = map->data.mapping.pairs.start; b < a; b++)
-			if (strcmp(scalar(yaml_document_get_node(l->doc, b->key)) ?: "", key) == 0)
-				return at(l, k, "duplicate key '%s' in %s", key, what);
-		if (fn(l, key, k, v) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int want_scalar(struct loader *l, yaml_node_t *v, const char *key, const char **out)
 {
-	if (!(*out = scalar(v)))
-		return at(l, v, "'%s' must be a single value%s", key, "");
+	if (!(*out = ydoc_scalar(v)))
+		return ydoc_error(l->y, v, "'%s' must be a single value", key);
 	return 0;
 }
 
 static int copy_string(struct loader *l, yaml_node_t *v, const char *key, char *dst, size_t size)
 {
-	const char *s;
+	return ydoc_text(l->y, v, key, dst, size);
+}
 
-	if (want_scalar(l, v, key, &s) < 0)
-		return -1;
-	if (strlen(s) >= size)
-		return at(l, v, "'%s' is too long%s", key, "");
-	snprintf(dst, size, "%s", s);
-	return 0;
+/* A mapping of the profile: each pair through fn. */
+typedef int (*pair_fn)(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v);
+
+struct pair_walk {
+	struct loader *l;
+	pair_fn fn;
+};
+
+static int pair_step(void *arg, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct pair_walk *w = arg;
+
+	return w->fn(w->l, key, k, v);
+}
+
+static int each_pair(struct loader *l, yaml_node_t *map, const char *what, pair_fn fn)
+{
+	struct pair_walk w = { l, fn };
+
+	return ydoc_each_pair(l->y, map, what, pair_step, &w);
 }
 
 static int get_long(struct loader *l, yaml_node_t *v, const char *key, long *out)
@@ -87,7 +64,7 @@ static int get_long(struct loader *l, yaml_node_t *v, const char *key, long *out
 	if (want_scalar(l, v, key, &s) < 0)
 		return -1;
 	if (parse_long(s, 0, LONG_MAX, out, why, sizeof(why)) < 0)
-		return at(l, v, "'%s': %s", key, why);
+		return ydoc_error(l->y, v, "'%s': %s", key, why);
 	return 0;
 }
 
@@ -101,7 +78,7 @@ static int get_double(struct loader *l, yaml_node_t *v, const char *key, double 
 	errno = 0;
 	*out = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(*out))
-		return at(l, v, "'%s': '%s' is not a number", key, s);
+		return ydoc_error(l->y, v, "'%s': '%s' is not a number", key, s);
 	return 0;
 }
 
@@ -119,8 +96,8 @@ static int machine_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_
 		return get_long(l, v, key, &p->machine.mem_total_kb);
 	if (strcmp(key, "swap_total_kb") == 0)
 		return get_long(l, v, key, &p->machine.swap_total_kb);
-	return at(l, k, "unknown key '%s' in machine (known: hostname, kernel, cpus, mem_total_kb, swap_total_kb)%s",
-		  key, "");
+	return ydoc_error(
+	    l->y, k, "unknown key '%s' in machine (known: hostname, kernel, cpus, mem_total_kb, swap_total_kb)", key);
 }
 
 static int match_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -137,12 +114,12 @@ static int match_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_no
 		dst = &p->match.mem_max;
 		p->match.has_max = true;
 	} else {
-		return at(l, k, "unknown key '%s' in match (known: mem_min, mem_max)%s", key, "");
+		return ydoc_error(l->y, k, "unknown key '%s' in match (known: mem_min, mem_max)", key);
 	}
 	if (want_scalar(l, v, key, &s) < 0)
 		return -1;
 	if (parse_size(s, dst, why, sizeof(why)) < 0)
-		return at(l, v, "match.%s: %s", key, why);
+		return ydoc_error(l->y, v, "match.%s: %s", key, why);
 	return 0;
 }
 
@@ -155,15 +132,15 @@ static int settings_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 	char why[256];
 
 	if (!d)
-		return at(l, k, "unknown knob '%s' (see 'vmtune knobs'; a profile can only name catalogue knobs)%s",
-			  key, "");
-	if (!(s = scalar(v)))
-		return at(l, v, "%s must have a single value%s", key, "");
+		return ydoc_error(
+		    l->y, k, "unknown knob '%s' (see 'vmtune knobs'; a profile can only name catalogue knobs)", key);
+	if (!(s = ydoc_scalar(v)))
+		return ydoc_error(l->y, v, "%s must have a single value", key);
 	if (p->nsettings >= PROFILE_MAX_SETTINGS)
-		return at(l, k, "too many settings%s%s", "", "");
+		return ydoc_error(l->y, k, "too many settings");
 	ps = &p->settings[p->nsettings];
 	if (knob_parse_value(d, s, &ps->value, why, sizeof(why)) < 0)
-		return at(l, v, "%s%s", why, "");
+		return ydoc_error(l->y, v, "%s", why);
 	ps->def = d;
 	ps->line = (int)v->start_mark.line + 1;
 	ps->column = (int)v->start_mark.column + 1;
@@ -181,7 +158,7 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 		if (copy_string(l, v, key, p->evidence.direction, sizeof(p->evidence.direction)) < 0)
 			return -1;
 		if (strcmp(p->evidence.direction, "min") && strcmp(p->evidence.direction, "max"))
-			return at(l, v, "direction must be min or max, not '%s'%s", p->evidence.direction, "");
+			return ydoc_error(l->y, v, "direction must be min or max, not '%s'", p->evidence.direction);
 		return 0;
 	}
 	if (strcmp(key, "baseline") == 0)
@@ -195,7 +172,7 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 		if (want_scalar(l, v, key, &s) < 0)
 			return -1;
 		if (strcmp(s, "true") && strcmp(s, "false"))
-			return at(l, v, "significant must be true or false, not '%s'%s", s, "");
+			return ydoc_error(l->y, v, "significant must be true or false, not '%s'", s);
 		p->evidence.significant = strcmp(s, "true") == 0;
 		return 0;
 	}
@@ -204,13 +181,13 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 		double *dst[2] = { &p->evidence.ci_lo, &p->evidence.ci_hi };
 		int i = 0;
 		if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
-			return at(l, v, "ci95_pct must be a list of two numbers [low, high]%s%s", "", "");
+			return ydoc_error(l->y, v, "ci95_pct must be a list of two numbers [low, high]");
 		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++)
-			if (get_double(l, yaml_document_get_node(l->doc, *it), key, dst[i]) < 0)
+			if (get_double(l, yaml_document_get_node(&l->y->doc, *it), key, dst[i]) < 0)
 				return -1;
 		return 0;
 	}
-	return at(l, k, "unknown key '%s' in evidence.objective%s", key, "");
+	return ydoc_error(l->y, k, "unknown key '%s' in evidence.objective", key);
 }
 
 static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -223,7 +200,7 @@ static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 		return get_long(l, v, key, &p->evidence.trials);
 	if (strcmp(key, "objective") == 0)
 		return each_pair(l, v, "evidence.objective", objective_pair);
-	return at(l, k, "unknown key '%s' in evidence (known: workload, trials, objective)%s", key, "");
+	return ydoc_error(l->y, k, "unknown key '%s' in evidence (known: workload, trials, objective)", key);
 }
 
 static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -235,8 +212,8 @@ static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node
 		if (get_long(l, v, key, &version) < 0)
 			return -1;
 		if (version != 1)
-			return at(l, v, "schema version %s is not known to this vmtune (it reads version 1)%s",
-				  scalar(v), "");
+			return ydoc_error(l->y, v, "schema version %s is not known to this vmtune (it reads version 1)",
+					  ydoc_scalar(v));
 		return 0;
 	}
 	if (strcmp(key, "name") == 0)
@@ -257,78 +234,42 @@ static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node
 		p->evidence.present = true;
 		return each_pair(l, v, "evidence", evidence_pair);
 	}
-	return at(l, k,
-		  "unknown key '%s' (known: vmtune, name, description, created, machine, match, settings, evidence)%s",
-		  key, "");
-}
-
-static bool has_key(yaml_document_t *doc, yaml_node_t *map, const char *key)
-{
-	yaml_node_pair_t *a;
-
-	for (a = map->data.mapping.pairs.start; a < map->data.mapping.pairs.top; a++)
-		if (strcmp(scalar(yaml_document_get_node(doc, a->key)) ?: "", key) == 0)
-			return true;
-	return false;
+	return ydoc_error(
+	    l->y, k, "unknown key '%s' (known: vmtune, name, description, created, machine, match, settings, evidence)",
+	    key);
 }
 
 int profile_load(const char *path, struct profile *p)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_node_t *root;
-	struct loader l = { .path = path, .doc = &doc, .p = p };
-	FILE *f = fopen(path, "re");
-	int rc = 0;
+	struct ydoc y;
+	struct loader l = { .y = &y, .p = p };
+	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!f) {
-		error("cannot open profile '%s': %s", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &doc)) {
-		if (parser.context)
-			error(
-			    "%s:%lu:%lu: not valid YAML: %s (%s that starts at line %lu, column %lu)", path,
-			    (unsigned long)parser.problem_mark.line + 1, (unsigned long)parser.problem_mark.column + 1,
-			    parser.problem ? parser.problem : "syntax error", parser.context,
-			    (unsigned long)parser.context_mark.line + 1, (unsigned long)parser.context_mark.column + 1);
-		else
-			error("%s:%lu:%lu: not valid YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-			      (unsigned long)parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "syntax error");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		return EXIT_USAGE;
-	}
-	root = yaml_document_get_root_node(&doc);
-	if (!root) {
+	if ((rc = ydoc_load(&y, path, "profile")) != 0)
+		return rc;
+	if (!y.root) {
 		error("%s:1:1: the profile is empty (it needs at least 'vmtune: 1' and 'settings:')", path);
 		rc = EXIT_USAGE;
-	} else if (root->type != YAML_MAPPING_NODE) {
-		at(&l, root, "a profile is a mapping (vmtune: 1, name: ..., settings: ...)%s%s", "", "");
+	} else if (y.root->type != YAML_MAPPING_NODE) {
+		ydoc_error(&y, y.root, "a profile is a mapping (vmtune: 1, name: ..., settings: ...)");
 		rc = EXIT_USAGE;
-	} else if (each_pair(&l, root, "the profile", top_pair) < 0) {
+	} else if (each_pair(&l, y.root, "the profile", top_pair) < 0) {
 		rc = EXIT_USAGE;
-	} else if (!has_key(&doc, root, "vmtune")) {
-		at(&l, root, "missing 'vmtune: 1' (the schema version)%s%s", "", "");
+	} else if (!ydoc_get(&y, y.root, "vmtune")) {
+		ydoc_error(&y, y.root, "missing 'vmtune: 1' (the schema version)");
 		rc = EXIT_USAGE;
-	} else if (!has_key(&doc, root, "settings")) {
-		at(&l, root, "missing 'settings:' (the knobs and their values)%s%s", "", "");
+	} else if (!ydoc_get(&y, y.root, "settings")) {
+		ydoc_error(&y, y.root, "missing 'settings:' (the knobs and their values)");
 		rc = EXIT_USAGE;
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	fclose(f);
+	ydoc_free(&y);
 	return rc;
 }
 
 struct json_object *profile_json(const struct profile *p)
 {
 	json_object *o = json_object_new_object(), *s = json_object_new_object();
-	char v[64];
 	int i;
 
 	json_object_object_add(o, "vmtune", json_object_new_int(1));
@@ -336,10 +277,7 @@ struct json_object *profile_json(const struct profile *p)
 	json_object_object_add(o, "description", json_object_new_string(p->description));
 	for (i = 0; i < p->nsettings; i++) {
 		const struct knob_def *d = p->settings[i].def;
-		json_object_object_add(s, d->name,
-				       d->type == KT_ENUM ? json_object_new_string(knob_format_value(
-								d, p->settings[i].value, v, sizeof(v)))
-							  : json_object_new_int64(p->settings[i].value));
+		json_object_object_add(s, d->name, knob_value_json(d, p->settings[i].value));
 	}
 	json_object_object_add(o, "settings", s);
 	if (p->evidence.present) {
@@ -503,8 +441,7 @@ int profile_write(const char *path, const struct profile *p)
 	int rc;
 	bool to_stdout = strcmp(path, "-") == 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = to_stdout ? stdout : fopen(tmp, "we");
+	f = to_stdout ? stdout : file_atomic_open(path, tmp);
 	if (!f)
 		return error("cannot write profile '%s': %s", tmp, strerror(errno));
 	yaml_emitter_initialize(&e);
@@ -516,13 +453,13 @@ int profile_write(const char *path, const struct profile *p)
 	yaml_emitter_delete(&e);
 	if (to_stdout)
 		return rc;
-	if (fclose(f) != 0 && rc == 0)
-		rc = error("cannot write profile '%s': %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = error("cannot write profile '%s': %s", path, strerror(errno));
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
+	if (rc < 0) {
+		file_atomic_abort(f, tmp);
+		return rc;
+	}
+	if ((rc = file_atomic_commit(f, tmp, path, 0644)) < 0)
+		return error("cannot write profile '%s': %s", path, strerror(-rc));
+	return 0;
 }
 
 static const char *gb(uint64_t bytes, char *buf, size_t size)
@@ -549,4 +486,29 @@ bool profile_fits(const struct profile *p, const struct machine *m, char *why, s
 			 p->match.has_max ? gb(p->match.mem_max, b, sizeof(b)) : "", m->hostname,
 			 gb(mem, c, sizeof(c)));
 	return fits;
+}
+
+/* Values outside a knob's safe range here (a profile from a much bigger machine,
+ * say): each one named. Returns how many. */
+int profile_unsafe(const struct profile *p, bool say)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->nsettings; i++) {
+		const struct profile_setting *s = &p->settings[i];
+		struct knob_state st;
+		char v[64], a[64], b[64];
+		long lo, hi;
+
+		knob_probe(s->def, &st);
+		if (!st.have_value || knob_safe(s->def, st.value, s->value, &lo, &hi))
+			continue;
+		n++;
+		if (say)
+			warning("%s = %s is outside its safe range %s..%s on this machine; apply needs --force",
+				s->def->name, knob_format_value(s->def, s->value, v, sizeof(v)),
+				knob_format_value(s->def, lo, a, sizeof(a)),
+				knob_format_value(s->def, hi, b, sizeof(b)));
+	}
+	return n;
 }

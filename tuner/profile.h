@@ -53,4 +53,8 @@ bool profile_fits(const struct profile *p, const struct machine *m, char *why, s
 /* Write a profile ("-" for stdout). Returns 0 or -1. */
 int profile_write(const char *path, const struct profile *p);
 
+/* How many of the profile's values lie outside their knob's safe range on this
+ * machine (knob_safe); with say, a warning names each. */
+int profile_unsafe(const struct profile *p, bool say);
+
 #endif

@@ -18,6 +18,7 @@
 
 #include "runner.h"
 #include "sampler.h"
+#include "text.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -26,14 +27,6 @@ const char *run_outcome_name(enum run_outcome o)
 	static const char *const names[] = { "ok", "failed", "signaled", "oom", "timeout", "interrupted", "nostart" };
 
 	return names[o];
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void noop(int sig)
@@ -171,6 +164,14 @@ struct linebuf {
 	size_t len;
 };
 
+/* A workload's output is not ours: escaped before it reaches the terminal. */
+static void echo_line(const char *line)
+{
+	char safe[8192 * 4 + 1];
+
+	fprintf(stderr, "  | %s\n", text_safe(line, safe, sizeof(safe)));
+}
+
 static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool flush)
 {
 	char *start = lb->buf, *nl;
@@ -179,7 +180,7 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 		*nl = '\0';
 		add_value(res->values, &res->nvalues, start);
 		if (echo)
-			fprintf(stderr, "  | %s\n", start);
+			echo_line(start);
 		start = nl + 1;
 	}
 	lb->len -= (size_t)(start - lb->buf);
@@ -189,19 +190,19 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 		if (lb->len) {
 			add_value(res->values, &res->nvalues, lb->buf);
 			if (echo)
-				fprintf(stderr, "  | %s\n", lb->buf);
+				echo_line(lb->buf);
 		}
 		lb->len = 0;
 	}
 }
 
-static void child_exec(char **argv, const struct cgroup *cg, int out, const sigset_t *mask, pid_t parent)
+static void child_exec(char **argv, const struct run_spec *spec, int out, const sigset_t *mask, pid_t parent)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(126);
-	if (cg && cgroup_attach(cg, getpid()) < 0)
+	if (spec->cg && cgroup_attach(spec->cg, getpid()) < 0)
 		_exit(126);
 	if (dup2(out, STDOUT_FILENO) < 0)
 		_exit(126);
@@ -212,8 +213,8 @@ static void child_exec(char **argv, const struct cgroup *cg, int out, const sigs
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* a workload scoring a fake tree reads its knobs there */
-	if (vt.root[0])
-		setenv("VMTUNE_ROOT", vt.root, 1);
+	if (spec->root && spec->root[0])
+		setenv("VMTUNE_ROOT", spec->root, 1);
 	else
 		unsetenv("VMTUNE_ROOT");
 	execv(argv[0], argv);
@@ -253,7 +254,7 @@ static int probe_start(const struct run_spec *spec, struct probe *pr, const sigs
 	}
 	pr->pid = fork();
 	if (pr->pid == 0)
-		child_exec(argv, spec->cg, pfd[1], orig, getppid());
+		child_exec(argv, spec, pfd[1], orig, getppid());
 	workload_argv_free(argv);
 	close(pfd[1]);
 	if (pr->pid < 0) {
@@ -289,7 +290,7 @@ static void probe_stop(struct probe *pr, struct run_result *res)
 			*nl = '\0';
 			add_value(res->probe, &res->nprobe, start);
 			if (strstr(start, "played "))
-				snprintf(res->probe_line, sizeof(res->probe_line), "%s", start);
+				text_safe(start, res->probe_line, sizeof(res->probe_line));
 			start = nl + 1;
 		}
 		lb.len -= (size_t)(start - lb.buf);
@@ -306,7 +307,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 {
 	struct probe pr = { -1, -1 };
 	struct sampler *smp = NULL;
-	char **argv = NULL, name[64];
+	char **argv = NULL, name[64], line[sizeof(res->kernel_line)];
 	int pfd[2], kfd = -1, status = 0;
 	long oom_before = 0;
 	pid_t pid, parent = getpid();
@@ -340,7 +341,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	if (probe_start(spec, &pr, &orig) < 0)
 		goto out;
 	kfd = kmsg_open();
-	t0 = now();
+	t0 = vt_now();
 	deadline = spec->timeout > 0 ? t0 + spec->timeout : 0;
 	pid = fork();
 	if (pid < 0) {
@@ -348,7 +349,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 		goto out;
 	}
 	if (pid == 0)
-		child_exec(argv, spec->cg, pfd[1], &orig, parent);
+		child_exec(argv, spec, pfd[1], &orig, parent);
 	setpgid(pid, pid); /* also in the parent: no race with a kill(-pid) */
 	if (sampler_start(&smp, spec->cg ? spec->cg->path : NULL, spec->echo) < 0)
 		smp = NULL;
@@ -371,13 +372,13 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 			we_killed = true;
 			killed_for = RUN_INTERRUPTED;
 		}
-		if (!we_killed && deadline && now() >= deadline) {
+		if (!we_killed && deadline && vt_now() >= deadline) {
 			kill_workload(pid, spec->cg);
 			we_killed = true;
 			killed_for = RUN_TIMEOUT;
 		}
 		if (deadline && !we_killed) {
-			double left = deadline - now();
+			double left = deadline - vt_now();
 			if (left < 1) {
 				ts.tv_sec = 0;
 				ts.tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
@@ -394,7 +395,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 			}
 		}
 	}
-	res->elapsed = now() - t0;
+	res->elapsed = vt_now() - t0;
 	if (smp) {
 		struct sampler_summary sum;
 		sampler_stop(smp, &sum);
@@ -419,6 +420,8 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	res->minflt = ru.ru_minflt;
 	res->maxrss_kb = ru.ru_maxrss;
 	kmsg_oom_line(kfd, res->kernel_line, sizeof(res->kernel_line));
+	text_safe(res->kernel_line, line, sizeof(line));
+	snprintf(res->kernel_line, sizeof(res->kernel_line), "%s", line);
 	if (WIFEXITED(status)) {
 		res->exit_code = WEXITSTATUS(status);
 		res->outcome = res->exit_code == 0 ? RUN_OK : RUN_FAILED;

@@ -29,6 +29,7 @@ struct run_spec {
 	const struct cgroup *cg;
 	bool echo;	   /* copy the workload's output to stderr */
 	const char *probe; /* an interactivity probe (sputter) run beside it until it ends */
+	const char *root;  /* a fake tree: VMTUNE_ROOT for the workload (NULL or "": the live system) */
 };
 
 struct run_result {

@@ -38,14 +38,6 @@ struct sampler {
 	struct sampler_summary sum;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=123": the totals, in us */
 static void read_psi(const char *path, double *some, double *full)
 {
@@ -80,7 +72,7 @@ static void take(struct sampler *s, struct sample *x)
 	struct stat_stack *st;
 
 	memset(x, 0, sizeof(*x));
-	x->t = now();
+	x->t = vt_now();
 	/* _select re-reads /proc each time (the _get calls cache for a second) */
 	if (s->mi && (m = procps_meminfo_select(s->mi, mitems, 4))) {
 		x->free_kb = (double)m->head[0].result.ul_int;

@@ -48,6 +48,14 @@ struct search_opts {
 	enum objective objective;
 	int nrequire;
 	struct requirement require[SEARCH_MAX_REQUIRE];
+	/* where and how: given by the command, never read from elsewhere */
+	const char *db;		/* the store results go to */
+	const char *const *dbs; /* every store --warm-start pools */
+	int ndbs;
+	const char *state_dir; /* the default profile goes under it */
+	const char *root;      /* "" live; else the fake tree (stored, passed to exec: workloads) */
+	bool quiet;	       /* no progress or messages on stderr */
+	bool echo;	       /* the workloads' own output on stderr */
 };
 
 int requirement_parse(const char *s, struct requirement *r);

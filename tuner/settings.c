@@ -32,20 +32,38 @@ int setting_parse(const char *arg, struct setting *s)
 	return 0;
 }
 
-static void rollback(struct setting *s, struct knob_state *st, int upto)
+/* Every file the transaction may have changed, as it was before (knob_files:
+ * the knob's own, the pair's, the one the kernel adjusts in response). */
+struct snapshot {
+	struct knob_file files[KNOB_RESTORE_MAX];
+	int n;
+};
+
+static int snapshot_add(struct snapshot *sn, const struct knob_state *st)
 {
-	long rb;
+	int n = knob_files(st, sn->files + sn->n, KNOB_RESTORE_MAX - sn->n);
+
+	if (n < 0)
+		return -1;
+	sn->n += n;
+	return 0;
+}
+
+/* Put the snapshot back: the pairs by the member that was in force, the files
+ * the kernel adjusted, each read back (knob_files_restore). */
+static void rollback(const struct snapshot *sn)
+{
+	bool ok[KNOB_RESTORE_MAX];
 	int i;
 
-	for (i = upto - 1; i >= 0; i--) {
-		knob_probe(s[i].def, &st[i]);
-		if (st[i].have_value && st[i].value == s[i].before)
-			continue; /* the failed write changed nothing */
-		if (knob_write(&st[i], s[i].before, &rb) < 0)
-			error("%s: could not roll back; run 'vmtune restore'", s[i].def->name);
-		else
-			info("%s: rolled back to %ld", s[i].def->name, rb);
+	if (sn->n == 0)
+		return;
+	if (knob_files_restore(sn->files, sn->n, ok, NULL) < 0) {
+		error("some settings could not be rolled back; run 'vmtune restore'");
+		return;
 	}
+	for (i = 0; i < sn->n; i++)
+		info("%s: rolled back to %s (%s)", sn->files[i].name, sn->files[i].raw, sn->files[i].path);
 }
 
 static int check(struct setting *s, struct knob_state *st, int n)
@@ -73,12 +91,14 @@ int settings_check(struct setting *s, int n)
 int settings_apply(struct setting *s, int n, bool keep)
 {
 	struct knob_state st[SETTINGS_MAX];
+	static struct snapshot sn;
 	char a[64], b[64], c[64];
 	int i, rc;
 
 	/* everything must be there and writable before anything is written */
 	if ((rc = check(s, st, n)) != 0)
 		return rc;
+	sn.n = 0;
 	for (i = 0; i < n; i++) {
 		struct knob_state side;
 		long rb, side_before = 0;
@@ -87,8 +107,9 @@ int settings_apply(struct setting *s, int n, bool keep)
 			knob_probe(knob_find(s[i].def->affects), &side);
 			side_before = side.value;
 		}
-		if (vt_interrupted || journal_knob(&st[i], keep) < 0 || knob_write(&st[i], s[i].value, &rb) < 0) {
-			rollback(s, st, i + 1); /* i too: a multi-file knob may be half written */
+		if (vt_interrupted || snapshot_add(&sn, &st[i]) < 0 || journal_knob(&st[i], keep) < 0 ||
+		    knob_write(&st[i], s[i].value, &rb) < 0) {
+			rollback(&sn); /* i too: a multi-file knob may be half written */
 			return vt_interrupted ? 128 + vt_interrupted : EXIT_ENV;
 		}
 		knob_format_value(s[i].def, s[i].before, a, sizeof(a));

@@ -9,7 +9,13 @@
 #include "space.h"
 #include "vmtune.h"
 
-static int add_dim(struct space *sp, const struct knob_def *d)
+/* A knob a search can use: writable, or (for a plan or a model) readable. */
+static bool usable(const struct knob_state *st, bool write)
+{
+	return st->status == KS_AVAILABLE || (!write && st->status == KS_READONLY && st->have_value);
+}
+
+static int add_dim(struct space *sp, const struct knob_def *d, bool write)
 {
 	struct space_dim *dm;
 	struct knob_state st;
@@ -25,7 +31,7 @@ static int add_dim(struct space *sp, const struct knob_def *d)
 		return EXIT_USAGE;
 	}
 	knob_probe(d, &st);
-	if (st.status != KS_AVAILABLE) {
+	if (!usable(&st, write)) {
 		error("%s cannot be searched here: %s", d->name, st.why);
 		return EXIT_ENV;
 	}
@@ -44,7 +50,7 @@ static int add_dim(struct space *sp, const struct knob_def *d)
 	return 0;
 }
 
-int space_build(struct space *sp, const char *list)
+int space_build_for(struct space *sp, const char *list, bool write)
 {
 	char buf[1024], *save = NULL, *tok;
 	size_t i;
@@ -57,7 +63,7 @@ int space_build(struct space *sp, const char *list)
 			if (!knob_searchable(&knob_catalogue[i]))
 				continue;
 			knob_probe(&knob_catalogue[i], &st);
-			if (st.status == KS_AVAILABLE && (rc = add_dim(sp, &knob_catalogue[i])) != 0)
+			if (usable(&st, write) && (rc = add_dim(sp, &knob_catalogue[i], write)) != 0)
 				return rc;
 		}
 		if (sp->d == 0) {
@@ -77,7 +83,7 @@ int space_build(struct space *sp, const char *list)
 			error("--knobs: %s is never searched (%s)", tok, d->note ? d->note : "not a tuning knob");
 			return EXIT_USAGE;
 		}
-		if ((rc = add_dim(sp, d)) != 0)
+		if ((rc = add_dim(sp, d, write)) != 0)
 			return rc;
 	}
 	if (sp->d == 0) {
@@ -179,4 +185,18 @@ const char *space_describe(const struct space *sp, const long *vals, bool all, c
 	if (!buf[0])
 		snprintf(buf, size, "(original settings)");
 	return buf;
+}
+
+void space_clamp(const struct space *sp, long *vals)
+{
+	for (int i = 0; i < sp->d; i++) {
+		const struct space_dim *dm = &sp->dim[i];
+		long v = vals[i] < dm->lo ? dm->lo : vals[i] > dm->hi ? dm->hi : vals[i];
+		vals[i] = space_snap(dm, v);
+	}
+}
+
+int space_build(struct space *sp, const char *list)
+{
+	return space_build_for(sp, list, true);
 }

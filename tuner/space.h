@@ -29,11 +29,17 @@ struct space {
  * Returns 0, or an exit code (usage: unknown knob; environment: missing here)
  * after a message naming the knob. */
 int space_build(struct space *sp, const char *list);
+/* The same; with write false, knobs that can be read but not written (not root)
+ * count too: for a plan (search --dry-run) or a model (recommend). */
+int space_build_for(struct space *sp, const char *list, bool write);
 /* Code a value to the search coordinate and back (decode rounds to a valid value). */
 double space_encode(const struct space_dim *dm, long v);
 long space_decode(const struct space_dim *dm, double x);
 /* A value the kernel cannot hold here (see absent) as the one it would keep. */
 long space_snap(const struct space_dim *dm, long v);
+/* Values from elsewhere (another machine's trials, a store) brought into this
+ * machine's safe ranges: each clamped to [lo, hi] and snapped to one it can hold. */
+void space_clamp(const struct space *sp, long *vals);
 /* A unit-cube point (each u in [0, 1)) to values. */
 void space_from_unit(const struct space *sp, const double *u, long *vals);
 void space_encode_point(const struct space *sp, const long *vals, double *x);

@@ -1,5 +1,6 @@
 /* swap.c - temporary swapfiles in the state dir: created (journalled first),
  * formatted with a swap header, enabled; disabled and removed at the end. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ static int make_swapfile(const char *path, uint64_t bytes, bool zero)
 {
 	int fd, r;
 
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return error("cannot create swapfile %s: %s", path, strerror(errno));
 	r = zero ? fill_zeros(fd, bytes) : posix_fallocate(fd, 0, (off_t)bytes);
@@ -114,12 +115,12 @@ int swap_ensure(uint64_t want, char *made, size_t madelen)
 		need = 40 * (uint64_t)ps;
 	if (vt_state_dir_ensure() < 0)
 		return -1;
-	if (statfs(vt.state_dir, &sf) == 0 && (unsigned long)sf.f_type == TMPFS_MAGIC)
+	if (statfs(vt_state_dir(), &sf) == 0 && (unsigned long)sf.f_type == TMPFS_MAGIC)
 		return error(
 		    "state dir %s is on tmpfs, where swapfiles cannot live; choose --state-dir on a disk file system",
-		    vt.state_dir);
-	snprintf(path, sizeof(path), "%s/swapfile-%ld", vt.state_dir, (long)getpid());
-	if (journal_resource(JK_SWAPFILE, path) < 0)
+		    vt_state_dir());
+	snprintf(path, sizeof(path), "%s/swapfile-%ld", vt_state_dir(), (long)getpid());
+	if (journal_resource(&swap_journal_kind, path) < 0)
 		return -1;
 	if (make_swapfile(path, need, false) < 0)
 		goto fail;
@@ -141,7 +142,7 @@ int swap_ensure(uint64_t want, char *made, size_t madelen)
 	return 0;
 fail:
 	unlink(path);
-	journal_forget(JK_SWAPFILE, path);
+	journal_forget(&swap_journal_kind, path);
 	return -1;
 }
 
@@ -169,3 +170,18 @@ int swap_remove(const char *path)
 	verbose("removed swapfile %s", path);
 	return 0;
 }
+
+/* A swapfile vmtune made: STATE/swapfile-PID, in this state dir. */
+static bool swap_ours(const char *path)
+{
+	const char *dir = vt_state_dir();
+	size_t len = strlen(dir);
+	long pid;
+	int end = 0;
+
+	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
+	       sscanf(path + len + 1, "swapfile-%ld%n", &pid, &end) == 1 && path[len + 1 + end] == '\0' && pid > 0 &&
+	       isdigit((unsigned char)path[len + 10]);
+}
+
+const struct journal_kind swap_journal_kind = { .name = "swapfile", .undo = swap_remove, .valid = swap_ours };

@@ -13,4 +13,8 @@ int swap_ensure(uint64_t want, char *made, size_t madelen);
 /* swapoff and unlink a swapfile vmtune made (journal restore uses it too). */
 int swap_remove(const char *path);
 
+/* The journal's record of a swapfile vmtune made: undone by swap_remove. */
+struct journal_kind;
+extern const struct journal_kind swap_journal_kind;
+
 #endif

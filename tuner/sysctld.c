@@ -54,39 +54,29 @@ static int scan_file(const char *path, const char *key,
 	return n;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 int sysctld_find(const char *key, void (*found)(void *arg, const char *file, int line, const char *value), void *arg)
 {
 	char seen[64][256], path[PATH_MAX], dir[PATH_MAX];
 	int nseen = 0, n = 0, d, i, j, count;
-	struct dirent **list;
+	char **names;
 
 	for (d = 0; dirs[d]; d++) {
 		vt_path(dir, sizeof(dir), dirs[d]);
-		count = scandir(dir, &list, NULL, by_name);
+		count = file_list(dir, ".conf", &names);
 		for (i = 0; i < count; i++) {
-			const char *name = list[i]->d_name;
-			size_t len = strlen(name);
 			bool hidden = false;
 
-			if (len > 5 && strcmp(name + len - 5, ".conf") == 0) {
-				for (j = 0; j < nseen; j++)
-					hidden |= strcmp(seen[j], name) == 0;
-				if (!hidden) {
-					if (nseen < 64)
-						snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
-					snprintf(path, sizeof(path), "%s/%s", dir, name);
-					n += scan_file(path, key, found, arg);
-				}
-			}
-			free(list[i]);
+			for (j = 0; j < nseen; j++)
+				hidden |= strcmp(seen[j], names[i]) == 0;
+			if (hidden)
+				continue;
+			if (nseen < 64)
+				snprintf(seen[nseen++], sizeof(seen[0]), "%s", names[i]);
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			n += scan_file(path, key, found, arg);
 		}
-		if (count >= 0)
-			free(list);
+		if (count > 0)
+			file_list_free(names, count);
 	}
 	n += scan_file(vt_path(path, sizeof(path), "/etc/sysctl.conf"), key, found, arg);
 	return n;

@@ -1,4 +1,19 @@
-/* vmtune.h - what every part of vmtune shares: the run context, exit codes, messages. */
+/* vmtune.h - what every part of vmtune shares: the run context, exit codes, messages.
+ *
+ * How the code is written (ARCHITECTURE.md has the layers):
+ * - Errors are values. A module below the commands never exits and never prints to
+ *   stdout. Its functions return 0 (or a count or an id, >= 0) on success and -1 on
+ *   failure, after saying why with error() (which returns -1, so `return error(...)`).
+ * - Two kinds of function differ, and say so in their header comment:
+ *   - helpers that do not know what a file is for (file.c, the knob file readers)
+ *     return -errno and print nothing; the caller words the message;
+ *   - setup steps that decide a command's exit status (session_begin, space_build,
+ *     profile_load, ydoc_load, search_run) return 0 or an exit code (EXIT_USAGE, ...).
+ * - Messages: lowercase, no full stop, the subject first and quoted where it is a
+ *   path or a value ("vmtune: cannot open profile 'x.yaml': ..."); a file's error
+ *   names FILE:LINE:COLUMN, a knob's names the knob and the value, and says the way out.
+ * - Only main.c and the commands (cmd-*.c) read `vt`; the modules get what they need
+ *   as arguments (search_opts, run_spec) or from paths.c (vt_path, vt_state_path). */
 #ifndef VMTUNE_H
 #define VMTUNE_H
 
@@ -6,6 +21,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
+
+#include "file.h"
 
 #define VMTUNE_VERSION "0.1.0"
 
@@ -37,11 +55,15 @@ extern volatile sig_atomic_t vt_interrupted;
 
 /* Messages go to stderr prefixed with "vmtune: "; error() returns -1 so that
  * library code can say `return error(...)`. */
+void log_setup(int verbosity, bool quiet); /* -v (repeatable) and -q */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* --root ("" for the live system) and --state-dir. */
+const char *vt_root(void);
+const char *vt_state_dir(void);
 /* Resolve an absolute system path under --root: buf = root + path. */
 const char *vt_path(char *buf, size_t size, const char *path);
 /* A path inside the state dir. */
@@ -49,12 +71,16 @@ const char *vt_state_path(char *buf, size_t size, const char *name);
 /* Create the state dir (mode 0700) if it does not exist. */
 int vt_state_dir_ensure(void);
 bool vt_live(void);
+/* Seconds on the monotonic clock. */
+static inline double vt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* The directory of the running vmtune binary (the build tree, or PREFIX/bin), or NULL. */
 const char *vt_exe_dir(char *buf, size_t size);
-
-/* Small file helpers: read a whole small file (trailing newline stripped),
- * write a string (O_TRUNC), both returning -errno on failure. */
-int read_small_file(const char *path, char *buf, size_t size);
-int write_small_file(const char *path, const char *s);
 
 #endif

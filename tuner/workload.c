@@ -16,20 +16,10 @@
 #define WORKLOAD_DIR "/usr/local/libexec/vmtune"
 #endif
 
-/* opts: each program's getopt string (tests/unit/test_workload.c holds them to the sources) */
 const struct workload_info workload_builtins[] = {
-	{ "mtest01", "elapsed", false, "LTP mtest01: allocate PCT% of memory+swap, write every page (swap-out)",
-	  "b:c:p:wvh" },
-	{ "swapbench", "elapsed", false, "fill an area past the memory limit, read it back seq/rand/mix (swap-in)",
-	  "s:P:a:S:vh" },
-	{ "sputter", "played", true, "the mp3 of the seeds: a periodic task with a reclaimable working set",
-	  "p:B:s:d:h" },
-	{ "mmap001", "elapsed", false, "LTP mmap001: map a file MAP_SHARED, write every byte, msync, munmap",
-	  "m:i:d:h" },
-	{ "pft", "fault_wsec", true, "the page-fault test of seed 001: threads fault in fresh anonymous memory",
-	  "b:t:r:h" },
-	{ "chat", "msg_s", true, "VolanoMark-like loopback TCP chat: rooms of users, every message fanned out",
-	  "r:u:m:h" },
+#define WORKLOAD(name, metric, maximize, opts, summary) { #name, metric, maximize, summary, opts },
+#include "workloads.def"
+#undef WORKLOAD
 	{ NULL, NULL, false, NULL, NULL },
 };
 

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	int lfd, one = 1, opt;
 	char why[256];
 
-	while ((opt = getopt(argc, argv, "r:u:m:h")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_chat)) != -1) {
 		long *dst = opt == 'r' ? &rooms : opt == 'u' ? &users : &messages;
 		if (opt == 'h') {
 			printf("usage: chat [-r ROOMS] [-u USERS] [-m MESSAGES]\n"

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:i:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_mmap001)) != -1) {
 		switch (opt) {
 		case 'm':
 			pages = wl_opt_long("mmap001", 'm', optarg, 1, 1L << 30);

@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 	pid_t pids[MAX_CHILDREN];
 	char why[256];
 
-	while ((opt = getopt(argc, argv, "b:c:p:wvh")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_mtest01)) != -1) {
 		switch (opt) {
 		case 'b':
 			if (parse_size(optarg, &target, why, sizeof(why)) < 0 || target == 0) {

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	int opt, err = 0;
 
 	ps = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "b:t:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_pft)) != -1) {
 		switch (opt) {
 		case 'b':
 			if (parse_size(optarg, &bytes, why, sizeof(why)) < 0 || bytes < (uint64_t)ps) {

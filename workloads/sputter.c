@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	char why[256];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:B:s:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_sputter)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (parse_duration(optarg, &period, why, sizeof(why)) < 0 || period < 0.001 || period > 1) {

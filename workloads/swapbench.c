@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	uint64_t errors = 0, sum = 0;
 	double t0, t_fill, t_touch = 0;
 
-	while ((opt = getopt(argc, argv, "s:P:a:S:vh")) != -1) {
+	while ((opt = getopt(argc, argv, wl_opts_swapbench)) != -1) {
 		switch (opt) {
 		case 's':
 			size = wl_opt_size("swapbench", 's', optarg);

@@ -10,6 +10,12 @@
 
 #include "size.h"
 
+/* Each program's getopt string, from the one list of workloads: wl_opts_NAME. */
+#define WORKLOAD(name, metric, maximize, opts, summary)                                                                \
+	static const char wl_opts_##name[] __attribute__((unused)) = opts;
+#include "workloads.def"
+#undef WORKLOAD
+
 /* Option values: parsed strictly, or the program stops with status 2 naming the option. */
 static inline void wl_opt_check(int rc, const char *prog, int opt, const char *why)
 {

@@ -177,4 +177,26 @@ check "and warns, naming the swapfile and the cgroup" err_has "vmtune \(pid $pid
 lexpect 0 "vmtune restore after kill -9" restore
 as_before "kill -9 and restore"
 
+# --- SIGABRT (a library's abort, a failed assertion) and the system-wide lock ---------------
+"$VMTUNE" --state-dir "$STATE" run --set vm.page-cluster=5 --workload "swapbench -s 600M -a rand -P 50" \
+	--memory-limit 256M --swap 1G >"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "a third run is under way" wait_for "$busy"
+OTHER=$(mktemp -d /var/tmp/vmtune-other-XXXXXX)
+"$VMTUNE" --state-dir "$OTHER" set vm.swappiness=11 >"$T/out2" 2>"$T/err2"
+check "a vmtune with another state dir is kept out (exit $?)" test $? = 3
+check "and changed nothing" test "$(cat /proc/sys/vm/swappiness)" = "$(sed -n 's/^swappiness=//p' <<<"$BEFORE" | tr -d ' ')"
+"$VMTUNE" --state-dir "$OTHER" restore >/dev/null 2>&1 # had it got in, what it set goes back
+rm -rf "$OTHER"
+kill -ABRT $pid
+wait $pid 2>/dev/null
+check "SIGABRT: vmtune dies of it" test $? = 134
+BG=
+check "SIGABRT: the handler put page-cluster back at once" test "$(pc)" = "$(sed -n 's/^page-cluster=//p' <<<"$BEFORE" | tr -d ' ')"
+check "the workload died with vmtune" wait_for '[ -z "$(cat /sys/fs/cgroup/memory/vmtune-*/cgroup.procs 2>/dev/null)" ]'
+lexpect 0 "the next command works" get vm.page-cluster
+check "and warns about the swapfile and the cgroup left" err_has "vmtune \(pid $pid\) ended without restoring"
+lexpect 0 "vmtune restore after SIGABRT" restore
+as_before "SIGABRT and restore"
+
 done_testing

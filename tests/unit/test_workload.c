@@ -77,29 +77,30 @@ static void what_does_not_parse_is_kept_as_written(void **state)
 	assert_string_equal(canon("swapbench -s '1G"), "swapbench -s '1G");
 }
 
-/* The table's option strings are the programs' own: read each getopt call. */
+/* The table's option strings are the programs' own: each program's getopt call
+ * reads its string from the same list (wl_opts_NAME), not a copy of it. */
 static void option_strings_match_the_programs(void **state)
 {
 	const struct workload_info *wi;
 
 	(void)state;
 	for (wi = workload_builtins; wi->name; wi++) {
-		char path[256], line[512], *at = NULL;
+		char path[256], line[512], want[128], *at = NULL;
 		FILE *f;
 
 		snprintf(path, sizeof(path), "workloads/%s.c", wi->name);
+		snprintf(want, sizeof(want), "getopt(argc, argv, wl_opts_%s)", wi->name);
 		f = fopen(path, "r");
 		if (!f)
 			fail_msg("%s: %s (run from the source tree's top)", path, strerror(errno));
 		while (!at && fgets(line, sizeof(line), f))
-			at = strstr(line, "getopt(argc, argv, \"");
+			at = strstr(line, "getopt(argc, argv, ");
 		fclose(f);
 		if (!at)
-			fail_msg("%s: no getopt(argc, argv, \"...\") call", path);
-		at += strlen("getopt(argc, argv, \"");
-		*strchr(at, '"') = '\0';
-		if (strcmp(at, wi->opts) != 0)
-			fail_msg("%s: the program reads \"%s\", workload.c says \"%s\"", wi->name, at, wi->opts);
+			fail_msg("%s: no getopt(argc, argv, ...) call", path);
+		if (strncmp(at, want, strlen(want)) != 0)
+			fail_msg("%s: the program's getopt call is %.60s, not %s", wi->name, at, want);
+		assert_true(strlen(wi->opts) > 0);
 	}
 }
 

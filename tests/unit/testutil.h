@@ -28,6 +28,7 @@ static inline int fake_root_setup(void **state)
 		return -1;
 	memset(&vt, 0, sizeof(vt));
 	vt.quiet = 1;
+	log_setup(0, true);
 	snprintf(vt.root, sizeof(vt.root), "%s", test_dir);
 	snprintf(vt.state_dir, sizeof(vt.state_dir), "%s/var/lib/vmtune", test_dir);
 	return 0;

@@ -1,0 +1,131 @@
+/* search-int.h - the search's own state, shared by the files of the search only
+ * (search*.c, strategy*.c): observations, points, and what each part offers the
+ * others. Nothing outside the search includes it. */
+#ifndef VMTUNE_SEARCH_INT_H
+#define VMTUNE_SEARCH_INT_H
+
+#include <gsl/gsl_qrng.h>
+#include <gsl/gsl_rng.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gp.h"
+#include "machine.h"
+#include "pool.h"
+#include "runconfig.h"
+#include "search.h"
+#include "space.h"
+#include "store.h"
+
+#define MAX_OBS 4096
+#define MAX_POINTS 2048
+
+struct obs {
+	enum trial_kind kind;
+	int point; /* index in points[]; 0 is the original settings */
+	double metric[SEARCH_MAX_WORKLOADS];
+	double inter[SEARCH_MAX_WORKLOADS];  /* the probe's p99 lateness + 1 ms (NAN without a probe) */
+	double played[SEARCH_MAX_WORKLOADS]; /* the probe's played ratio */
+	bool failed;
+	double score;  /* cost relative to the baselines around it; lower is better */
+	double stored; /* the score the store holds */
+	long trial_id;
+};
+
+struct point {
+	long vals[SPACE_MAX];
+	int nobs;
+	double mean_log;	       /* mean log score over its candidate/repeat observations */
+	double mean_log_t, mean_log_i; /* the throughput and interactive sides of it */
+};
+
+struct confirm {
+	int point;
+	double change_pct, ci_lo, ci_hi; /* of the cost, in % */
+	double base_metric, cand_metric; /* first workload, its own units */
+	bool significant;
+};
+
+struct search {
+	struct search_opts *o;
+	struct space sp;
+	struct obs *obs;
+	int nobs;
+	struct point *points;
+	int npoints;
+	int trials_done; /* candidate settings tried, the original first */
+	int next_seq;	 /* of the next trial row in the store */
+	long cur[SPACE_MAX];
+	struct store *db;
+	long run_id;
+	gsl_qrng *sobol;
+	gsl_rng *rng;
+	double shift[SPACE_MAX]; /* Cranley-Patterson rotation of the Sobol points */
+	double t0, run_time_sum;
+	int runs;
+	long grid_next, grid_total, grid_a;
+	char swapfile[PATH_MAX];
+	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
+	int looks; /* times the confirmation data were tested */
+	/* --warm-start: the pooled trials of this workload from other runs and machines */
+	bool warm;
+	struct pool pool;
+	double feat[MACHINE_NFEAT]; /* this machine's */
+	bool cat[SPACE_MAX + MACHINE_NFEAT];
+	long warm_rec[SPACE_MAX]; /* what recommend would say, tried first */
+	bool warm_rec_tried;
+	/* the hyperparameters of the last full fit, reused between refits */
+	double hyper_l[SPACE_MAX + MACHINE_NFEAT], hyper_sf2, hyper_sn2;
+	bool have_hyper;
+	int hyper_at; /* trials_done at that fit */
+};
+
+/* search-score.c: points, scores against the interpolated baselines */
+int find_point(struct search *S, const long *vals);
+int add_point(struct search *S, const long *vals);
+double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t, double *i);
+void rescore(struct search *S);
+int best_point(const struct search *S);
+bool requirement_met(const struct requirement *q, double v);
+
+/* search-measure.c: one measurement of a point, stored */
+int measure(struct search *S, int p, enum trial_kind kind);
+
+/* strategy.c: the strategy table and the next candidate */
+void strategy_init(struct search *S);
+void strategy_unit(struct search *S, double *u);
+void next_candidate(struct search *S, long *vals);
+
+/* strategy-bo.c: the surrogate */
+int fit_model(struct search *S, struct gp *gp);
+void model_x(const struct search *S, const long *vals, double *x);
+void bo_candidate(struct search *S, const struct gp *gp, long *out);
+void sensitivity(struct search *S, const long *rec, double *sens);
+
+/* search-confirm.c: finalists against the original, alternating */
+int confirm(struct search *S, struct confirm *c, int *nc);
+
+/* search-report.c: everything the search prints */
+void search_print_plan(const struct search *S, FILE *f);
+void search_print_dry_run(const struct search *S, const char *out);
+void search_progress(struct search *S, const struct obs *ob, const char *what);
+void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c);
+void search_report_interrupted(const struct search *S);
+void search_say(const struct search *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line of the result on stdout. */
+void search_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* search-profile.c: the profile a search writes */
+void search_default_out(const struct search *S, char *buf, size_t size);
+int search_write_profile(struct search *S, const char *path, const long *rec, const struct confirm *c);
+
+/* search-resume.c: the stored configuration, and a run taken up again */
+char *search_config_json(const struct search *S);
+int search_resume_config(struct search_opts *o, char *knobs, size_t knobslen, char specs[][1024]);
+int search_resume_trials(struct search *S);
+
+/* search-warm.c: --warm-start */
+int warm_setup(struct search *S, long exclude_run);
+
+#endif

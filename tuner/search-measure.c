@@ -1,0 +1,134 @@
+/* search-measure.c - one measurement: set the point's knobs (journalled by the
+ * caller's session), run every workload of the mix in its own memory cgroup, judge
+ * failures and requirements, and store the trial and its measurements. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "knob.h"
+#include "runner.h"
+#include "search-int.h"
+#include "vmtune.h"
+
+static int set_values(struct search *S, const long *vals)
+{
+	int i;
+
+	for (i = 0; i < S->sp.d; i++) {
+		struct knob_state st;
+		long rb;
+
+		if (vals[i] == S->cur[i])
+			continue;
+		knob_probe(S->sp.dim[i].def, &st);
+		if (knob_write(&st, vals[i], &rb) < 0)
+			return -1;
+		if (rb != vals[i]) {
+			char a[64], b[64];
+			warning("%s: wrote %s, the kernel kept %s", st.def->name,
+				knob_format_value(st.def, vals[i], a, sizeof(a)),
+				knob_format_value(st.def, rb, b, sizeof(b)));
+		}
+		S->cur[i] = vals[i];
+	}
+	return 0;
+}
+
+/* Measure the settings of point p once (every workload of the mix). Returns 0,
+ * or -1 when vmtune itself cannot go on (a knob write failed, interrupted). */
+int measure(struct search *S, int p, enum trial_kind kind)
+{
+	struct obs *ob;
+	char *sj;
+	int w;
+
+	if (S->nobs >= MAX_OBS)
+		return error("too many measurements in one search (%d)", MAX_OBS);
+	if (set_values(S, S->points[p].vals) < 0)
+		return -1;
+	ob = &S->obs[S->nobs];
+	memset(ob, 0, sizeof(*ob));
+	ob->kind = kind;
+	ob->point = p;
+	sj = settings_json(&S->sp, S->points[p].vals);
+	ob->trial_id =
+	    S->db ? store_trial_add(S->db, S->run_id, S->next_seq++, trial_kind_name(kind), sj, NAN, false) : 0;
+	free(sj);
+	if (ob->trial_id < 0)
+		return -1;
+	for (w = 0; w < S->o->nwl; w++) {
+		struct run_spec spec = { .workload = S->o->wl[w].spec,
+					 .timeout = S->o->timeout,
+					 .echo = S->o->echo,
+					 .root = S->o->root,
+					 .probe = S->o->probe };
+		struct run_result r;
+		struct cgroup cg;
+		double t = vt_now(), m;
+		char desc[512];
+
+		if (S->o->mem_limit) {
+			if (cgroup_create(&cg, S->o->mem_limit, S->o->swap ? S->o->swap : CGROUP_UNLIMITED) < 0)
+				return -1;
+			spec.cg = &cg;
+		}
+		if (runner_run(&spec, &r) < 0) {
+			if (S->o->mem_limit)
+				cgroup_remove(&cg);
+			return -1;
+		}
+		if (S->o->mem_limit && cgroup_remove(&cg) < 0)
+			return -1;
+		S->run_time_sum += vt_now() - t;
+		S->runs++;
+		if (r.outcome == RUN_INTERRUPTED) {
+			/* half a trial is no trial: --resume measures it again */
+			if (S->db)
+				store_trial_delete(S->db, ob->trial_id);
+			return -1;
+		}
+		m = strcmp(S->o->wl[w].metric, "elapsed") == 0 ? r.elapsed : run_value(&r, S->o->wl[w].metric);
+		if (r.outcome != RUN_OK || !isfinite(m) || m <= 0) {
+			ob->failed = true;
+			verbose("%s %s: %s%s", trial_kind_name(kind), S->o->wl[w].name,
+				run_describe(&r, desc, sizeof(desc)), r.outcome == RUN_OK ? " (no usable metric)" : "");
+			m = NAN;
+		}
+		ob->metric[w] = m;
+		ob->inter[w] = run_value(&r, "probe.p99_lateness_ms") + 1;
+		ob->played[w] = run_value(&r, "probe.played");
+		if (S->o->probe && !r.probe_ok && !ob->failed) {
+			ob->failed = true;
+			verbose("%s %s: %s", trial_kind_name(kind), S->o->wl[w].name, r.probe_line);
+		}
+		for (int q = 0; q < S->o->nrequire && !ob->failed; q++) {
+			const struct requirement *rq = &S->o->require[q];
+			char pn[64];
+			double v = run_value(&r, rq->name);
+			snprintf(pn, sizeof(pn), "probe.%s", rq->name);
+			if (!isfinite(v))
+				v = run_value(&r, pn);
+			if (!isfinite(v) || !requirement_met(rq, v)) {
+				ob->failed = true; /* a constraint broken is a failed trial */
+				verbose("%s %s: breaks %s (%s %g)", trial_kind_name(kind), S->o->wl[w].name, rq->text,
+					rq->name, v);
+			}
+		}
+		if (S->db)
+			store_measurement_add(S->db, ob->trial_id, S->o->wl[w].spec, &r, m);
+	}
+	if (ob->failed && (kind == TK_BASELINE || kind == TK_CONFIRM_BASELINE))
+		warning("a baseline measurement of the original settings failed; it is left out");
+	S->nobs++;
+	rescore(S);
+	/* a new baseline changes the scores around it: the store keeps the latest */
+	for (int j = 0; S->db && j < S->nobs; j++) {
+		struct obs *o = &S->obs[j];
+		if (o->trial_id > 0 && (o == ob || o->score != o->stored) &&
+		    store_trial_score(S->db, o->trial_id, o->score, o->failed) == 0)
+			o->stored = o->score;
+	}
+	return 0;
+}

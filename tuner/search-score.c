@@ -1,0 +1,224 @@
+/* search-score.c - what a measurement is worth: each trial's cost relative to the
+ * baselines of the original settings around it (interpolated, so slow drift of the
+ * machine cancels), a mix's weighted geometric mean, the objective's two sides,
+ * and the points (distinct settings) with their mean log cost. Also the names of
+ * strategies and objectives and the --require conditions. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search-int.h"
+#include "vmtune.h"
+
+const char *objective_name(enum objective o)
+{
+	return o == OBJ_THROUGHPUT ? "throughput" : o == OBJ_INTERACTIVE ? "interactive" : "balanced";
+}
+
+int requirement_parse(const char *s, struct requirement *r)
+{
+	const char *op = strpbrk(s, "<>");
+	char *end;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->text, sizeof(r->text), "%s", s);
+	if (!op || op == s || (n = (size_t)(op - s)) >= sizeof(r->name))
+		return error("requirement '%s': expected NAME>=VALUE or NAME<=VALUE, e.g. played>=0.99", s);
+	memcpy(r->name, s, n);
+	r->op = op[1] == '=' ? (op[0] == '<' ? 'l' : 'g') : op[0];
+	op += op[1] == '=' ? 2 : 1;
+	errno = 0;
+	r->value = strtod(op, &end);
+	if (errno || end == op || (*end && strcmp(end, "ms") != 0))
+		return error("requirement '%s': '%s' is not a number (ms may follow)", s, op);
+	/* p99_lateness<=20ms: the probe reports it as p99_lateness_ms */
+	if (strcmp(end, "ms") == 0 && !strstr(r->name, "_ms")) {
+		n = strlen(r->name);
+		snprintf(r->name + n, sizeof(r->name) - n, "_ms");
+	}
+	return 0;
+}
+
+bool requirement_met(const struct requirement *q, double v)
+{
+	switch (q->op) {
+	case '<':
+		return v < q->value;
+	case '>':
+		return v > q->value;
+	case 'l':
+		return v <= q->value;
+	default:
+		return v >= q->value;
+	}
+}
+
+int find_point(struct search *S, const long *vals)
+{
+	int i;
+
+	for (i = 0; i < S->npoints; i++)
+		if (memcmp(S->points[i].vals, vals, sizeof(long) * (size_t)S->sp.d) == 0)
+			return i;
+	return -1;
+}
+
+int add_point(struct search *S, const long *vals)
+{
+	int i = find_point(S, vals);
+
+	if (i >= 0)
+		return i;
+	if (S->npoints >= MAX_POINTS)
+		return -1;
+	memset(&S->points[S->npoints], 0, sizeof(S->points[0]));
+	memcpy(S->points[S->npoints].vals, vals, sizeof(long) * (size_t)S->sp.d);
+	return S->npoints++;
+}
+
+/* The baseline for workload w at position i: linear between the baselines
+ * measured just before and just after, or the nearest one. */
+static double side(const struct obs *ob, int w, bool inter)
+{
+	return inter ? ob->inter[w] : ob->metric[w];
+}
+
+static double baseline_at(const struct search *S, int i, int w, bool inter)
+{
+	int j, prev = -1, next = -1;
+
+	for (j = i - 1; j >= 0 && prev < 0; j--)
+		if ((S->obs[j].kind == TK_BASELINE || S->obs[j].kind == TK_CONFIRM_BASELINE) && !S->obs[j].failed)
+			prev = j;
+	for (j = i + 1; j < S->nobs && next < 0; j++)
+		if ((S->obs[j].kind == TK_BASELINE || S->obs[j].kind == TK_CONFIRM_BASELINE) && !S->obs[j].failed)
+			next = j;
+	if (prev >= 0 && next >= 0)
+		return side(&S->obs[prev], w, inter) + (side(&S->obs[next], w, inter) - side(&S->obs[prev], w, inter)) *
+							   (double)(i - prev) / (double)(next - prev);
+	if (prev >= 0)
+		return side(&S->obs[prev], w, inter);
+	if (next >= 0)
+		return side(&S->obs[next], w, inter);
+	return NAN;
+}
+
+static double cost_ratio(const struct search_workload *wl, double metric, double base)
+{
+	return wl->maximize ? base / metric : metric / base;
+}
+
+/* The cost of one measurement against baselines bt (throughput) and bi (the
+ * probe): each side a weighted geometric mean over the mix, then combined as the
+ * objective asks. *t and *i get the two sides (log), for the trade-off. */
+double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t, double *i)
+{
+	double lt = 0, li = 0, wsum = 0;
+	bool have_i = true;
+	int w;
+
+	for (w = 0; w < S->o->nwl; w++) {
+		double wt = S->o->wl[w].weight;
+		lt += wt * log(cost_ratio(&S->o->wl[w], ob->metric[w], bt[w]));
+		if (isfinite(ob->inter[w]) && isfinite(bi[w]) && bi[w] > 0)
+			li += wt * log(ob->inter[w] / bi[w]);
+		else
+			have_i = false;
+		wsum += wt;
+	}
+	lt /= wsum;
+	li = have_i ? li / wsum : NAN;
+	*t = lt;
+	*i = li;
+	switch (S->o->objective) {
+	case OBJ_INTERACTIVE:
+		return exp(li);
+	case OBJ_BALANCED:
+		return exp((lt + li) / 2);
+	default:
+		return exp(lt);
+	}
+}
+
+/* Recompute every score (a new baseline changes the interpolation) and each
+ * point's mean. Failed trials get a penalty worse than anything seen. */
+void rescore(struct search *S)
+{
+	double worst = 1;
+	int i, w;
+	int ti[MAX_POINTS];
+
+	for (i = 0; i < S->nobs; i++) {
+		struct obs *ob = &S->obs[i];
+		double bt[SEARCH_MAX_WORKLOADS], bi[SEARCH_MAX_WORKLOADS], lt, li;
+
+		if (ob->kind == TK_BASELINE || ob->kind == TK_CONFIRM_BASELINE) {
+			ob->score = 1;
+			continue;
+		}
+		if (ob->failed)
+			continue;
+		for (w = 0; w < S->o->nwl; w++) {
+			bt[w] = baseline_at(S, i, w, false);
+			bi[w] = baseline_at(S, i, w, true);
+		}
+		ob->score = obs_cost(S, ob, bt, bi, &lt, &li);
+		if (!isfinite(ob->score))
+			ob->score = 1;
+		if (ob->score > worst)
+			worst = ob->score;
+	}
+	for (i = 0; i < S->npoints; i++) {
+		S->points[i].nobs = 0;
+		S->points[i].mean_log = S->points[i].mean_log_t = S->points[i].mean_log_i = 0;
+		ti[i] = 0;
+	}
+	for (i = 0; i < S->nobs; i++) {
+		struct obs *ob = &S->obs[i];
+		struct point *pt = &S->points[ob->point];
+		double bt[SEARCH_MAX_WORKLOADS], bi[SEARCH_MAX_WORKLOADS], lt, li;
+
+		if (ob->kind != TK_CANDIDATE && ob->kind != TK_REPEAT)
+			continue;
+		if (ob->failed) {
+			ob->score = 2 * worst;
+		} else {
+			for (w = 0; w < S->o->nwl; w++) {
+				bt[w] = baseline_at(S, i, w, false);
+				bi[w] = baseline_at(S, i, w, true);
+			}
+			obs_cost(S, ob, bt, bi, &lt, &li);
+			if (isfinite(lt) && isfinite(li)) {
+				pt->mean_log_t += lt;
+				pt->mean_log_i += li;
+				ti[ob->point]++;
+			}
+		}
+		pt->mean_log += log(ob->score);
+		pt->nobs++;
+	}
+	for (i = 0; i < S->npoints; i++) {
+		if (S->points[i].nobs)
+			S->points[i].mean_log /= S->points[i].nobs;
+		if (ti[i]) {
+			S->points[i].mean_log_t /= ti[i];
+			S->points[i].mean_log_i /= ti[i];
+		} else {
+			S->points[i].mean_log_t = S->points[i].mean_log_i = NAN;
+		}
+	}
+}
+
+/* The best candidate so far (not the original), or -1. */
+int best_point(const struct search *S)
+{
+	int i, best = -1;
+
+	for (i = 1; i < S->npoints; i++)
+		if (S->points[i].nobs && (best < 0 || S->points[i].mean_log < S->points[best].mean_log))
+			best = i;
+	return best;
+}
