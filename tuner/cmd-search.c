@@ -1,6 +1,8 @@
 /* cmd-search.c - `vmtune search`: options in, search_run() does the work. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -28,7 +30,9 @@ static const char search_opts_help[] =
     "  -s, --swap SIZE         make sure SIZE of swap exists; the cgroup may use that much\n"
     "      --timeout DURATION  stop one workload run after DURATION (default 30m); it counts as failed\n"
     "      --baseline-every N  measure the original settings again every N runs (default 3)\n"
-    "      --confirm-rounds N  rounds of baseline + finalists at the end (default 3)\n"
+    "      --confirm-rounds N  rounds of original + finalists between looks at the data (default 5)\n"
+    "      --confirm-max-rounds N  rounds at most, while a finalist is undecided (default 25)\n"
+    "      --min-effect PCT    the smallest change of the cost worth having (default 5%%)\n"
     "      --finalists N       candidates confirmed at the end (default 2)\n"
     "      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
     "      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
@@ -50,6 +54,8 @@ int cmd_search(int argc, char **argv)
 		O_TIMEOUT,
 		O_BEVERY,
 		O_CROUNDS,
+		O_CMAX,
+		O_MINEFF,
 		O_FINAL,
 		O_DRY,
 		O_RESUME,
@@ -78,6 +84,8 @@ int cmd_search(int argc, char **argv)
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "baseline-every", required_argument, NULL, O_BEVERY },
 		{ "confirm-rounds", required_argument, NULL, O_CROUNDS },
+		{ "confirm-max-rounds", required_argument, NULL, O_CMAX },
+		{ "min-effect", required_argument, NULL, O_MINEFF },
 		{ "finalists", required_argument, NULL, O_FINAL },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "resume", required_argument, NULL, O_RESUME },
@@ -94,7 +102,9 @@ int cmd_search(int argc, char **argv)
 				 .seed = 1,
 				 .timeout = 1800,
 				 .baseline_every = 3,
-				 .confirm_rounds = 3,
+				 .confirm_rounds = 5,
+				 .confirm_max_rounds = 25,
+				 .min_effect = 0.05,
 				 .finalists = 2,
 				 .db = vt.db,
 				 .dbs = vt.dbs,
@@ -188,6 +198,22 @@ int cmd_search(int argc, char **argv)
 			  : c == O_CROUNDS ? &o.confirm_rounds
 					   : &o.finalists) = (int)v;
 			break;
+		case O_CMAX:
+			if (parse_long(optarg, 2, CONFIRM_MAX_ROUNDS_OPT, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--confirm-max-rounds %s", why);
+			o.confirm_max_rounds = (int)v;
+			break;
+		case O_MINEFF: {
+			char *end;
+			errno = 0;
+			o.min_effect = strtod(optarg, &end) / 100;
+			if (errno || end == optarg || (*end && strcmp(end, "%") != 0) || !(o.min_effect > 0) ||
+			    o.min_effect >= 1)
+				return usage_error("search",
+						   "--min-effect '%s': a percentage above 0 and below 100, e.g. 5%%",
+						   optarg);
+			break;
+		}
 		case O_DRY:
 			o.dry_run = true;
 			break;
@@ -260,6 +286,8 @@ int cmd_search(int argc, char **argv)
 	}
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
+	if (o.confirm_max_rounds < o.confirm_rounds)
+		o.confirm_max_rounds = o.confirm_rounds;
 	if (machine_overridden() && vt_live()) {
 		error("--machine describes another machine: a search of the live kernel records this "
 		      "machine's own fingerprint (--machine is for recommend, or with --root to simulate one)");

@@ -1,60 +1,42 @@
-/* search-confirm.c - the finalists against the original settings: alternating
- * rounds, Welch's interval on the log cost, extra rounds for an undecided
- * finalist with the level tightened per look. Nothing is recommended that was
- * not shown to be real. */
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_statistics_double.h>
+/* search-confirm.c - the finalists against the original settings. Each round
+ * measures the original and then each undecided finalist; each finalist's evidence
+ * is the paired differences of log cost against the original run of the same
+ * round, so drift between rounds cancels. Every --confirm-rounds rounds the data
+ * are looked at: each look spends its share of alpha = 0.05 (Lan-DeMets O'Brien-
+ * Fleming spending over --confirm-max-rounds), Holm's step-down shares it among
+ * the finalists, and a finalist is decided better (or worse), or shown not to
+ * gain --min-effect, or goes on to the next look while the budget allows.
+ * The interval reported is the one at the level that decided, so it covers the
+ * recommended finalist's change with at least 95% over all looks and finalists.
+ * Nothing is recommended that was not shown to be real (seqtest.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "search-int.h"
+#include "seqtest.h"
 #include "vmtune.h"
 
-static void welch(const double *a, int na, const double *b, int nb, double alpha, double *diff, double *lo, double *hi)
-{
-	double ma = gsl_stats_mean(a, 1, (size_t)na), mb = gsl_stats_mean(b, 1, (size_t)nb);
-	double va = na > 1 ? gsl_stats_variance_m(a, 1, (size_t)na, ma) : 0;
-	double vb = nb > 1 ? gsl_stats_variance_m(b, 1, (size_t)nb, mb) : 0;
-	double se2 = va / na + vb / nb, df, t;
-
-	*diff = ma - mb;
-	if (se2 <= 0 || na < 2 || nb < 2) {
-		*lo = *hi = *diff;
-		if (na < 2 || nb < 2)
-			*lo = -HUGE_VAL, *hi = HUGE_VAL;
-		return;
-	}
-	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
-	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
-	*lo = *diff - t * sqrt(se2);
-	*hi = *diff + t * sqrt(se2);
-}
+#define CONFIRM_ALPHA 0.05
 
 /* Per observation, its mix cost relative to the mean of the confirmation
- * baselines: the same yardstick for baseline and candidate runs. */
-static double confirm_value(const struct search *S, const struct obs *ob, const double *base_mean,
-			    const double *base_inter)
+ * baselines: the same yardstick for baseline and candidate runs (in a paired
+ * difference the yardstick cancels). */
+static double confirm_value(const struct search *S, const struct obs *ob)
 {
 	double t, i;
 
-	return log(obs_cost(S, ob, base_mean, base_inter, &t, &i));
+	return log(obs_cost(S, ob, S->confirm_base, S->confirm_base_inter, &t, &i));
 }
 
-/* Welch on the confirmation runs since obs index first: the finalists' cost
- * against the original's, as measured in the same rounds. The 95% interval is
- * reported; with more than one look at the data (extra rounds), a finalist is
- * significant only if the interval at 1 - 0.05/looks excludes no change, so that
- * looking again until something shows does not buy a false positive. */
-static int confirm_analyse(struct search *S, int first, const int *fin, int nfin, int looks, struct confirm *c, int *nc)
+/* The mean of the confirmation baselines since obs index first, the yardstick
+ * of the report's "ORIGINAL" column and of confirm_value. */
+static int confirm_yardstick(struct search *S, int first)
 {
-	int i, j, w;
-	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, base_inter[SEARCH_MAX_WORKLOADS] = { 0 }, a[64], b[64];
-	int nb = 0;
+	double base_mean[SEARCH_MAX_WORKLOADS] = { 0 }, base_inter[SEARCH_MAX_WORKLOADS] = { 0 };
+	int j, w, nb = 0;
 
-	*nc = 0;
-	S->looks = looks;
 	for (j = first; j < S->nobs; j++) {
 		if (S->obs[j].kind != TK_CONFIRM_BASELINE || S->obs[j].failed)
 			continue;
@@ -67,56 +49,98 @@ static int confirm_analyse(struct search *S, int first, const int *fin, int nfin
 	if (nb == 0)
 		return error("every confirmation run of the original settings failed");
 	for (w = 0; w < S->o->nwl; w++) {
-		base_mean[w] /= nb;
-		base_inter[w] /= nb;
+		S->confirm_base[w] = base_mean[w] / nb;
+		S->confirm_base_inter[w] = base_inter[w] / nb;
 	}
-	memcpy(S->confirm_base, base_mean, sizeof(base_mean));
-	memcpy(S->confirm_base_inter, base_inter, sizeof(base_inter));
-	nb = 0;
-	for (j = first; j < S->nobs; j++)
-		if (S->obs[j].kind == TK_CONFIRM_BASELINE && !S->obs[j].failed && nb < 64)
-			b[nb++] = confirm_value(S, &S->obs[j], base_mean, base_inter);
-	for (i = 0; i < nfin; i++) {
-		struct confirm *ci = &c[(*nc)++];
-		double diff, lo, hi, msum = 0;
-		int na = 0, failed = 0;
+	return 0;
+}
 
-		memset(ci, 0, sizeof(*ci));
-		ci->point = fin[i];
-		for (j = first; j < S->nobs; j++) {
-			if (S->obs[j].kind != TK_CONFIRM || S->obs[j].point != fin[i])
-				continue;
-			if (S->obs[j].failed) {
-				failed++;
-				continue;
-			}
-			if (na < 64) {
-				a[na++] = confirm_value(S, &S->obs[j], base_mean, base_inter);
-				msum += S->obs[j].metric[0];
-			}
+/* Finalist c's paired differences since obs index first: each of its runs
+ * against the original's run of the same round. Returns the count; *failed is
+ * set when one of its runs failed (a finalist that fails is no recommendation). */
+static int pairs_of(struct search *S, int first, struct confirm *c, double *d, int max, bool *failed)
+{
+	int j, base = -1, n = 0;
+	double msum = 0;
+
+	*failed = false;
+	for (j = first; j < S->nobs; j++) {
+		const struct obs *ob = &S->obs[j];
+		if (ob->kind == TK_CONFIRM_BASELINE) {
+			base = ob->failed ? -1 : j;
+			continue;
 		}
-		ci->base_metric = base_mean[0];
-		ci->cand_metric = na ? msum / na : NAN;
-		if (failed || na < 2) {
-			ci->change_pct = NAN;
-			ci->ci_lo = ci->ci_hi = NAN;
-			continue; /* a finalist that fails is no recommendation */
+		if (ob->kind != TK_CONFIRM || ob->point != c->point)
+			continue;
+		if (ob->failed) {
+			*failed = true;
+			continue;
 		}
-		welch(a, na, b, nb, 0.05, &diff, &lo, &hi);
-		ci->change_pct = 100 * (exp(diff) - 1);
-		ci->ci_lo = 100 * (exp(lo) - 1);
-		ci->ci_hi = 100 * (exp(hi) - 1);
-		if (looks > 1)
-			welch(a, na, b, nb, 0.05 / looks, &diff, &lo, &hi);
-		ci->significant = hi < 0;
+		if (base < 0 || n >= max)
+			continue;
+		d[n++] = confirm_value(S, ob) - confirm_value(S, &S->obs[base]);
+		msum += ob->metric[0];
+	}
+	c->base_metric = S->confirm_base[0];
+	c->cand_metric = n ? msum / n : NAN;
+	return n;
+}
+
+static double pct(double logc)
+{
+	return 100 * (exp(logc) - 1);
+}
+
+/* One look at rounds r (the previous look at r_prev): alpha_k for this look, Holm
+ * across the finalists, the intervals at the level that decides. */
+static int look(struct search *S, int first, struct confirm *c, int nc, int r, int r_prev, int r_max)
+{
+	static double d[CONFIRM_MAX_ROUNDS];
+	double p[8], a = seq_look_alpha(CONFIRM_ALPHA, r, r_prev, r_max), min_log = log(1 - S->o->min_effect);
+	bool reject[8], failed[8];
+	struct paired ps[8];
+	int i;
+
+	if (confirm_yardstick(S, first) < 0)
+		return -1;
+	S->looks++;
+	for (i = 0; i < nc; i++) {
+		int n = pairs_of(S, first, &c[i], d, CONFIRM_MAX_ROUNDS, &failed[i]);
+		paired_summary(d, n, &ps[i]);
+		p[i] = c[i].decision == CD_UNDECIDED && !failed[i] ? paired_p(&ps[i]) : 1;
+	}
+	holm(p, nc, a, reject);
+	for (i = 0; i < nc; i++) {
+		double lo, hi;
+
+		if (c[i].decision != CD_UNDECIDED)
+			continue;
+		c[i].pairs = ps[i].n;
+		if (failed[i]) {
+			c[i].decision = CD_FAILED;
+			c[i].change_pct = c[i].ci_lo = c[i].ci_hi = NAN;
+			continue;
+		}
+		/* the interval at the Bonferroni share of this look's alpha: it holds
+		 * for every finalist at once, over every look */
+		paired_ci(&ps[i], a / nc, &lo, &hi);
+		c[i].change_pct = pct(ps[i].mean);
+		c[i].ci_lo = pct(lo);
+		c[i].ci_hi = pct(hi);
+		c[i].level = 1 - a / nc;
+		if (reject[i])
+			c[i].decision = ps[i].mean < 0 ? CD_BETTER : CD_WORSE;
+		else if (lo > min_log)
+			c[i].decision = CD_SMALL; /* it cannot gain the least change worth having */
+		c[i].significant = c[i].decision == CD_BETTER;
 	}
 	return 0;
 }
 
 int confirm(struct search *S, struct confirm *c, int *nc)
 {
-	int fin[8], nfin = 0, i, j, r, rounds = S->o->confirm_rounds, max_rounds = 3 * S->o->confirm_rounds;
-	int first = S->nobs;
+	int fin[8], nfin = 0, i, j, r, r_prev = 0, first = S->nobs;
+	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds;
 
 	/* finalists: the best candidates by mean score that beat the original */
 	for (i = 1; i < S->npoints; i++) {
@@ -132,34 +156,50 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 				nfin++;
 		}
 	}
-	*nc = 0;
+	*nc = nfin;
+	S->looks = 0;
 	if (nfin == 0)
 		return 0;
-	info("confirming %d finalist(s): %d rounds of the original settings and each finalist", nfin,
-	     S->o->confirm_rounds);
-	for (r = 0;; r++) {
-		bool undecided = false;
+	for (i = 0; i < nfin; i++) {
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].point = fin[i];
+		c[i].decision = CD_UNDECIDED;
+		c[i].change_pct = c[i].ci_lo = c[i].ci_hi = NAN;
+	}
+	search_say(
+	    S,
+	    "confirming %d finalist(s) against the original settings: a look every %d rounds, at most %d rounds, "
+	    "smallest change worth having %.0f%%",
+	    nfin, per_look, r_max, 100 * S->o->min_effect);
+	for (r = 1; r <= r_max; r++) {
 		double per = S->runs ? S->run_time_sum / S->runs : 0;
+		int undecided = 0;
 
 		if (measure(S, 0, TK_CONFIRM_BASELINE) < 0)
 			return -1;
 		for (i = 0; i < nfin && !vt_interrupted; i++)
-			if (measure(S, fin[i], TK_CONFIRM) < 0)
+			if (c[i].decision == CD_UNDECIDED && measure(S, fin[i], TK_CONFIRM) < 0)
 				return -1;
 		if (vt_interrupted)
 			return -1;
-		if (r + 1 < rounds)
+		if (r % per_look && r < r_max)
 			continue;
-		if (confirm_analyse(S, first, fin, nfin, rounds - S->o->confirm_rounds + 1, c, nc) < 0)
+		if (look(S, first, c, nfin, r, r_prev, r_max) < 0)
 			return -1;
-		/* a finalist that looks better but is not shown to be yet gets another
-		 * round, while the budget allows (three times the rounds at most) */
-		for (i = 0; i < *nc; i++)
-			undecided |= isfinite(c[i].change_pct) && c[i].change_pct < 0 && !c[i].significant;
-		if (!undecided || r + 1 >= max_rounds ||
-		    (S->o->time_budget > 0 && vt_now() - S->t0 + per * S->o->nwl * (1 + nfin) > S->o->time_budget))
+		r_prev = r;
+		for (i = 0; i < nfin; i++)
+			undecided += c[i].decision == CD_UNDECIDED;
+		if (!undecided)
 			return 0;
-		rounds++;
-		info("a finalist looks better but is not yet shown to be: round %d of at most %d", rounds, max_rounds);
+		/* the budget: the next look's rounds must fit, or this look is the last */
+		if (S->o->time_budget > 0 &&
+		    vt_now() - S->t0 + per * S->o->nwl * (1 + undecided) * per_look > S->o->time_budget) {
+			search_say(S, "confirmation: the time budget ends it at round %d of at most %d", r, r_max);
+			return 0;
+		}
+		if (r < r_max)
+			search_say(S, "look %d at round %d: %d finalist(s) not yet decided; going on", S->looks, r,
+				   undecided);
 	}
+	return 0;
 }

@@ -40,11 +40,24 @@ struct point {
 	double mean_log_t, mean_log_i; /* the throughput and interactive sides of it */
 };
 
+#define CONFIRM_MAX_ROUNDS 1000
+
+enum confirm_decision {
+	CD_UNDECIDED, /* the budget ended first */
+	CD_BETTER,    /* shown to cost less: the only kind recommended */
+	CD_WORSE,     /* shown to cost more */
+	CD_SMALL,     /* shown not to gain --min-effect */
+	CD_FAILED,    /* a confirmation run of it failed */
+};
+
 struct confirm {
 	int point;
-	double change_pct, ci_lo, ci_hi; /* of the cost, in % */
+	enum confirm_decision decision;
+	double change_pct, ci_lo, ci_hi; /* of the cost, in %, paired against the original */
+	double level;			 /* of [ci_lo, ci_hi]: the level of the look that decided */
+	int pairs;			 /* paired rounds behind it */
 	double base_metric, cand_metric; /* first workload, its own units */
-	bool significant;
+	bool significant;		 /* decision == CD_BETTER */
 };
 
 struct search {
@@ -67,7 +80,7 @@ struct search {
 	long grid_next, grid_total, grid_a;
 	char swapfile[PATH_MAX];
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
-	int looks; /* times the confirmation data were tested */
+	int looks; /* times the confirmation data were looked at */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
 	bool warm;
 	struct pool pool;

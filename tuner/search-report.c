@@ -31,7 +31,8 @@ void search_print_plan(const struct search *S, FILE *f)
 {
 	const struct search_opts *o = S->o;
 	int i, baselines = 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1;
-	int confirm_runs = o->confirm_rounds * (1 + o->finalists);
+	int confirm_runs = o->confirm_rounds * (1 + o->finalists),
+	    confirm_max = o->confirm_max_rounds * (1 + o->finalists);
 	char a[32], b[32];
 
 	fprintf(f, "search: %d knob(s), strategy %s, seed %lu\n", S->sp.d, strategy_name(o->strategy), o->seed);
@@ -51,10 +52,11 @@ void search_print_plan(const struct search *S, FILE *f)
 		fprintf(f, "budget: %s, at most %d trials\n", fmt_duration(o->time_budget, a, sizeof(a)), o->trials);
 	fprintf(f,
 		"plan: %d trials (the first is the original settings) + %d baseline runs + up to %d repeat runs + %d "
-		"confirmation runs (up to %d while a finalist is undecided) = at most %d measurements of %d workload "
+		"confirmation runs before the first look (up to %d while a finalist is undecided) = at most %d "
+		"measurements of %d workload "
 		"run(s) each\n",
-		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs, 3 * confirm_runs,
-		o->trials + baselines + (o->trials - 1) * o->repeats + 3 * confirm_runs, o->nwl);
+		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs, confirm_max,
+		o->trials + baselines + (o->trials - 1) * o->repeats + confirm_max, o->nwl);
 	fprintf(f, "objective: %s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire; i++)
 		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
@@ -215,25 +217,36 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 	}
 	printf("(sensitivity: the model's predicted change of the score across the knob's search range)\n\n");
 	for (i = 0; i < nc; i++) {
-		char d[512];
+		static const char *const said[] = {
+			[CD_UNDECIDED] = "undecided when the budget ended",
+			[CD_BETTER] = "significant: it costs less",
+			[CD_WORSE] = "significant: it costs more",
+			[CD_SMALL] = "not significant: shown not to gain the smallest change worth having",
+			[CD_FAILED] = "failed in confirmation",
+		};
+		char d[512], iv[96];
+		space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d));
 		if (!isfinite(c[i].change_pct)) {
-			printf("finalist %s: failed or too few runs in confirmation\n",
-			       space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d)));
+			printf("finalist %s: %s\n", d,
+			       c[i].decision == CD_FAILED ? said[CD_FAILED] : "too few paired runs");
 			continue;
 		}
-		printf("finalist %s: cost %+.1f%% (95%% CI %+.1f%% .. %+.1f%%)%s\n",
-		       space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d)), c[i].change_pct,
-		       c[i].ci_lo, c[i].ci_hi, c[i].significant ? ", significant" : ", not significant");
+		if (isfinite(c[i].ci_lo) && isfinite(c[i].ci_hi) && c[i].ci_lo > -100)
+			snprintf(iv, sizeof(iv), "interval %+.1f%% .. %+.1f%%", c[i].ci_lo, c[i].ci_hi);
+		else
+			snprintf(iv, sizeof(iv), "no interval: %s", c[i].pairs < 2 ? "too few pairs" : "no variance");
+		printf("finalist %s: cost %+.1f%% (%s, %d paired rounds), %s\n", d, c[i].change_pct, iv, c[i].pairs,
+		       said[c[i].decision]);
 	}
-	if (S->looks > 1)
-		printf("(the finalists got extra rounds: with %d looks at the data a change counts as significant only "
-		       "if its %.1f%% interval excludes none)\n",
-		       S->looks, 100 * (1 - 0.05 / S->looks));
+	if (nc)
+		printf("(each interval is at the level of the look that decided, so that every interval holds at once "
+		       "with 95%% confidence over %d look%s and %d finalist%s; smallest change worth having %.0f%%)\n",
+		       S->looks, S->looks == 1 ? "" : "s", nc, nc == 1 ? "" : "s", 100 * S->o->min_effect);
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {
-		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost) with the recommended "
-		       "settings\n",
+		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost, over every look and "
+		       "finalist) with the recommended settings\n",
 		       S->o->nwl == 1 ? S->o->wl[0].metric : "score", S->o->nwl == 1 ? best_c->base_metric : 1.0,
 		       S->o->nwl == 1 ? best_c->cand_metric : 1 + best_c->change_pct / 100, best_c->change_pct,
 		       best_c->ci_lo, best_c->ci_hi);

@@ -207,7 +207,7 @@ int search_run(struct search_opts *o)
 		goto out;
 	}
 	for (i = 0; i < nc; i++)
-		if (c[i].significant && (!best_c || c[i].ci_hi < best_c->ci_hi))
+		if (c[i].significant && (!best_c || c[i].change_pct < best_c->change_pct))
 			best_c = &c[i];
 	memcpy(rec, best_c ? S.points[best_c->point].vals : S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
 	search_report(&S, rec, best_c, nc, c);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define SEARCH_MAX_WORKLOADS 8
+#define CONFIRM_MAX_ROUNDS_OPT 1000
 
 enum strategy { STRAT_BO, STRAT_RANDOM, STRAT_GRID };
 enum objective { OBJ_THROUGHPUT, OBJ_INTERACTIVE, OBJ_BALANCED };
@@ -43,8 +44,11 @@ struct search_opts {
 	long resume;
 	uint64_t mem_limit, swap;
 	double timeout;
-	int baseline_every, confirm_rounds, finalists;
-	const char *probe; /* played beside every run: its p99 lateness is the interactive side */
+	int baseline_every, finalists;
+	int confirm_rounds;	/* rounds between looks at the confirmation data */
+	int confirm_max_rounds; /* rounds at most (the design's full information) */
+	double min_effect;	/* the smallest change of the cost worth having (0.05: 5%) */
+	const char *probe;	/* played beside every run: its p99 lateness is the interactive side */
 	enum objective objective;
 	int nrequire;
 	struct requirement require[SEARCH_MAX_REQUIRE];

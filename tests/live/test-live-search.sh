@@ -20,7 +20,7 @@ sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
 pc=$(awk '/^  vm\.page-cluster:/ { print $2 }' "$T/pc.yaml")
 check "recommends page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
 check "with a significant improvement over the original" grep -q 'significant: true' "$T/pc.yaml"
-check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost\)'
+check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost, over every look and finalist\)'
 check "every trial is in the store" test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from trials where run_id=1")" -ge 10
 as_before "page-cluster search"
 
