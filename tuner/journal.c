@@ -519,7 +519,8 @@ void journal_warn_stale(void)
 			continue; /* kept on purpose, or void since the reboot */
 		pid = entries[i].pid;
 		if (is_knob(&entries[i]))
-			knobs++;
+			knobs += !knob_file_holds(entries[i].path,
+						  entries[i].raw); /* a crash handler may have put it back */
 		else {
 			size_t n = strlen(extra);
 			snprintf(extra + n, sizeof(extra) - n, ", %s %s", entries[i].kind, entries[i].path);

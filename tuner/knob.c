@@ -494,8 +494,7 @@ int knob_file_restore(const char *name, const char *path, const char *raw)
 	return write_raw(path, raw);
 }
 
-/* Does the file hold raw (for a sysfs enum file, as its bracketed word)? */
-static bool raw_matches(const char *path, const char *raw)
+bool knob_file_holds(const char *path, const char *raw)
 {
 	char buf[256], word[64];
 
@@ -537,7 +536,7 @@ int knob_files_restore(const struct knob_file *files, int n, bool *ok, int *writ
 		}
 		/* no needless writes: writing min_free_kbytes, say, makes the kernel
 		 * treat it as user-set and stop adjusting it */
-		if (raw_matches(files[i].path, files[i].raw))
+		if (knob_file_holds(files[i].path, files[i].raw))
 			continue;
 		if (knob_file_restore(files[i].name, files[i].path, files[i].raw) < 0) {
 			ok[i] = false;
@@ -550,14 +549,14 @@ int knob_files_restore(const struct knob_file *files, int n, bool *ok, int *writ
 	/* the kernel zeroed the covered half when the other was written; a tree
 	 * without that kernel behaviour (--root) gets the 0 written */
 	for (i = n - 1; i >= 0; i--)
-		if (deferred[i] && !raw_matches(files[i].path, files[i].raw) &&
+		if (deferred[i] && !knob_file_holds(files[i].path, files[i].raw) &&
 		    knob_file_restore(files[i].name, files[i].path, files[i].raw) < 0)
 			ok[i] = false;
 	/* verify each file's final value: the oldest record of a file is written last */
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i && strcmp(files[j].path, files[i].path) != 0; j++)
 			;
-		if (ok[i] && j == i && !raw_matches(files[i].path, files[i].raw)) {
+		if (ok[i] && j == i && !knob_file_holds(files[i].path, files[i].raw)) {
 			char buf[256] = "";
 			read_small_file(files[i].path, buf, sizeof(buf));
 			error("%s: %s reads '%s' after restore, expected '%s'", files[i].name, files[i].path, buf,

@@ -85,6 +85,9 @@ int knob_write(struct knob_state *st, long v, long *readback);
  * knob `name` under the current root: a journal cannot make vmtune write elsewhere. */
 int knob_file_restore(const char *name, const char *path, const char *raw);
 
+/* Does the file hold raw (a sysfs enum file: as its bracketed word)? */
+bool knob_file_holds(const char *path, const char *raw);
+
 /* Put files back to their raw values (a journal's records, or a snapshot taken
  * with knob_files before a write), the newest (last) first, so that a file
  * recorded twice ends at its oldest value. Of a ratio/bytes pair the member in
