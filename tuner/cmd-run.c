@@ -1,6 +1,7 @@
 /* cmd-run.c - `vmtune run`: measure workloads under the current (or --set) settings,
  * optionally inside a memory cgroup with enough swap, and print the seed-style
  * "Averages for N runs" block with a 95% confidence interval. */
+#include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "mix.h"
 #include "runner.h"
 #include "settings.h"
+#include "settle.h"
 #include "size.h"
 #include "stats.h"
 #include "swap.h"
@@ -26,7 +28,13 @@
 static const char run_opts[] =
     "  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
     "      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
-    "  -n, --runs N            runs of each workload (default 1)\n"
+    "  -n, --runs N            runs of each workload (default 1; with --precision, at least 3)\n"
+    "      --precision PCT     repeat until the 95%% CI half-width is within PCT%% of the centre\n"
+    "      --max-runs N        stop there even if --precision is not reached (default 30)\n"
+    "      --warmup N          runs of each workload before the counted ones, not counted (default 1)\n"
+    "      --settle STEPS      before every run: all (default), none, or a list of sync, drop-caches,\n"
+    "                          compact, swap, quiet, steady; -STEP leaves one out of all\n"
+    "      --no-settle         the same as --settle none\n"
     "  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE (e.g. 256M)\n"
     "  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
     "                          with --memory-limit the cgroup may use that much swap\n"
@@ -40,9 +48,18 @@ static const char run_opts[] =
 struct wl_runs {
 	const char *spec;
 	char name[64];
-	long want; /* runs asked for */
+	char prog[4096]; /* the program, read back in after the cache is dropped */
+	long want;	 /* runs asked for */
 	int nruns, nok;
 	struct run_result *res;
+	struct settle_state *before; /* the machine just before each run */
+	double *settle_s;	     /* what settling before each run cost */
+	int nwarm;
+	double warm_elapsed[16];
+	struct settle_cost cost;
+	unsigned steps;	  /* the settle steps taken */
+	double precision; /* --precision as a fraction, or 0 */
+	bool precise;	  /* --precision reached */
 };
 
 /* Field order and wording of seed 000's "Averages for 10 mtest01 runs". */
@@ -75,7 +92,38 @@ static void summarize_field(const struct wl_runs *w, int f, struct summary *s)
 	for (i = 0; i < w->nruns; i++)
 		if (w->res[i].outcome == RUN_OK)
 			x[n++] = f < 0 ? run_value(&w->res[i], "bytes_allocated") : field(&w->res[i], f);
-	summarize(x, n, s);
+	summarize_robust(x, n, s);
+}
+
+/* Runs whose elapsed time is far from the others: each against the median and MAD
+ * of all (modified z-score over 3.5), and the first run against the rest. */
+static void print_outliers(const struct wl_runs *w, const struct summary *s)
+{
+	double rest[MAX_RUNS];
+	int i, n = 0, first = -1;
+	struct summary r;
+
+	for (i = 0; i < w->nruns; i++) {
+		if (w->res[i].outcome != RUN_OK)
+			continue;
+		if (first < 0)
+			first = i;
+		else
+			rest[n++] = w->res[i].elapsed;
+		double z = modified_z(w->res[i].elapsed, s->median, s->mad);
+		if (s->n >= 5 && fabs(z) > 3.5)
+			printf("warning: run %d (%.3f s) is an outlier: %s than the median %.3f s by %.1f MADs\n", i + 1,
+			       w->res[i].elapsed, z > 0 ? "slower" : "faster", s->median,
+			       fabs(w->res[i].elapsed - s->median) / s->mad);
+	}
+	if (first < 0 || n < 3)
+		return;
+	summarize_robust(rest, n, &r);
+	double d = w->res[first].elapsed - r.median, z = modified_z(w->res[first].elapsed, r.median, r.mad);
+	if (fabs(z) > 3.5 && fabs(d) > 0.05 * r.median)
+		printf("warning: the first run (run %d, %.3f s) is unlike the rest (median %.3f s): "
+		       "a cold start; more --warmup runs would leave it out\n",
+		       first + 1, w->res[first].elapsed, r.median);
 }
 
 /* The sampler's view over all runs: the vmstat beats and the stall time. */
@@ -131,13 +179,56 @@ static void print_block(const struct wl_runs *w)
 		printf("%-36s%s\n", labels[f], w->nok ? buf : "n/a");
 	}
 	summarize_field(w, F_ELAPSED, &s);
-	if (s.n >= 2) {
-		printf("%-36s%.3f .. %.3f s (+/- %.1f%%)\n", "Elapsed 95% confidence interval:", s.ci_lo, s.ci_hi,
-		       100.0 * (s.ci_hi - s.mean) / s.mean);
+	if (s.n >= 1) {
+		printf("%-36s%.3f s, %.3f s\n", "Elapsed median, MAD:", s.median, s.mad);
+		printf("%-36s%.3f .. %.3f s\n", "Elapsed min .. max:", s.min, s.max);
+	}
+	if (s.method != CI_NONE) {
+		printf("%-36s%.3f .. %.3f s (+/- %.1f%%, %s", "Elapsed 95% confidence interval:", s.lo, s.hi,
+		       100.0 * summary_rel_halfwidth(&s), ci_method_name(s.method));
+		if (s.method == CI_RANK)
+			printf("; the runs are not normal, Shapiro-Francia p = %.3f", s.normal_p);
+		else if (isnan(s.normal_p))
+			printf("; normality not checked under 5 runs");
+		printf(")\n");
+		printf("%-36s%.1f%%\n", "Elapsed coefficient of variation:", 100.0 * s.cv);
+	} else if (s.n >= 2) {
+		printf("%-36s%s\n", "Elapsed 95% confidence interval:",
+		       "n/a (the runs are not normal and a rank interval needs 6 or more)");
 		printf("%-36s%.1f%%\n", "Elapsed coefficient of variation:", 100.0 * s.cv);
 	} else {
 		printf("%-36s%s\n", "Elapsed 95% confidence interval:", "n/a (needs 2 or more completed runs)");
 	}
+	if (w->precision > 0)
+		printf("%-36s%s %.1f%% %s after %d runs\n", "Precision:",
+		       w->precise ? "reached" : "NOT reached:", 100 * w->precision,
+		       w->precise ? "" : "asked (--max-runs ended it)", w->nruns);
+	if (w->cost.n) {
+		char buf2[256];
+		size_t len = 0;
+		for (int k = 0; k < SETTLE_NSTEPS; k++)
+			if (w->steps & (1u << k))
+				len += (size_t)snprintf(buf2 + len, sizeof(buf2) - len, "%s%s %.2f", len ? ", " : "",
+							settle_step_name(k), w->cost.s[k] / w->cost.n);
+		printf("%-36s%.2f s on average (%s)\n", "Settling before each run:", w->cost.total / w->cost.n, buf2);
+		if (w->cost.not_quiet)
+			printf("warning: %d time(s) memory pressure or swap I/O had not stopped after 10 s; the run went on\n",
+			       w->cost.not_quiet);
+		if (w->cost.not_steady)
+			printf("warning: %d time(s) the CPU still ran over 5%% slow after 30 s (a busy host); the run went on\n",
+			       w->cost.not_steady);
+	} else {
+		printf("%-36s%s\n", "Settling before each run:",
+		       vt_live() ? "none (--settle none)" : "none (--root: a fake tree has nothing to settle)");
+	}
+	if (w->nwarm) {
+		char buf2[256];
+		size_t len = 0;
+		for (int k = 0; k < w->nwarm && k < 16; k++)
+			len += (size_t)snprintf(buf2 + len, sizeof(buf2) - len, "%s%.3f s", k ? ", " : "", w->warm_elapsed[k]);
+		printf("%-36s%d (%s)\n", "Warm-up runs (not counted):", w->nwarm, buf2);
+	}
+	print_outliers(w, &s);
 	print_watch(w);
 	for (i = 0; i < w->nruns; i++) {
 		double played = run_value(&w->res[i], "played_s");
@@ -185,6 +276,42 @@ static json_object *block_json(const struct wl_runs *w)
 	json_object_object_add(o, "elapsed_ci95", ci);
 	json_object_object_add(o, "elapsed_sd", json_num(s.sd));
 	json_object_object_add(o, "elapsed_cv", json_num(s.cv));
+	json_object_object_add(o, "elapsed_median", json_num(s.median));
+	json_object_object_add(o, "elapsed_mad", json_num(s.mad));
+	json_object_object_add(o, "elapsed_min", json_num(s.min));
+	json_object_object_add(o, "elapsed_max", json_num(s.max));
+	json_object_object_add(o, "normality_p", json_num(s.normal_p));
+	{
+		json_object *iv = json_object_new_object();
+		static const char *const mnames[] = { "none", "t-mean", "rank-median" };
+		json_object_object_add(iv, "method", json_object_new_string(mnames[s.method]));
+		json_object_object_add(iv, "centre", json_num(s.centre));
+		json_object_object_add(iv, "lo", json_num(s.lo));
+		json_object_object_add(iv, "hi", json_num(s.hi));
+		json_object_object_add(iv, "coverage", s.method != CI_NONE ? json_object_new_double(s.coverage) : NULL);
+		json_object_object_add(iv, "rel_halfwidth", json_num(summary_rel_halfwidth(&s)));
+		json_object_object_add(o, "elapsed_interval", iv);
+	}
+	if (w->precision > 0) {
+		json_object_object_add(o, "precision", json_object_new_double(w->precision));
+		json_object_object_add(o, "precision_reached", json_object_new_boolean(w->precise));
+	}
+	{
+		json_object *so = json_object_new_object(), *wu = json_object_new_array();
+		char sb[128];
+		json_object_object_add(so, "steps", json_object_new_string(settle_format(w->steps, sb, sizeof(sb))));
+		for (k = 0; k < SETTLE_NSTEPS; k++)
+			if (w->steps & (1u << k))
+				json_object_object_add(so, settle_step_name(k),
+						       json_num(w->cost.n ? w->cost.s[k] / w->cost.n : NAN));
+		json_object_object_add(so, "mean_s", json_num(w->cost.n ? w->cost.total / w->cost.n : NAN));
+		json_object_object_add(so, "not_quiet", json_object_new_int(w->cost.not_quiet));
+		json_object_object_add(so, "not_steady", json_object_new_int(w->cost.not_steady));
+		json_object_object_add(o, "settle", so);
+		for (k = 0; k < w->nwarm && k < 16; k++)
+			json_object_array_add(wu, json_object_new_double(w->warm_elapsed[k]));
+		json_object_object_add(o, "warmup_elapsed_s", wu);
+	}
 	for (i = 0; i < w->nruns; i++) {
 		const struct run_result *r = &w->res[i];
 		json_object *ro = json_object_new_object(), *vals = json_object_new_object();
@@ -196,6 +323,20 @@ static json_object *block_json(const struct wl_runs *w)
 		for (k = 0; k < r->nvalues; k++)
 			json_object_object_add(vals, r->values[k].name, json_object_new_double(r->values[k].value));
 		json_object_object_add(ro, "results", vals);
+		if (w->before) {
+			json_object *bo = json_object_new_object();
+			json_object_object_add(bo, "dirty_kb", json_num(w->before[i].dirty_kb));
+			json_object_object_add(bo, "writeback_kb", json_num(w->before[i].writeback_kb));
+			json_object_object_add(bo, "cached_kb", json_num(w->before[i].cached_kb));
+			json_object_object_add(bo, "free_kb", json_num(w->before[i].free_kb));
+			json_object_object_add(bo, "settle_s", json_num(w->settle_s[i]));
+			json_object_object_add(bo, "host_reported_kib", json_num(w->before[i].host_reported_kib));
+			json_object_object_add(bo, "canary_cpu_ms", json_num(w->before[i].canary_cpu_ms));
+			json_object_object_add(bo, "canary_mem_ms", json_num(w->before[i].canary_mem_ms));
+			json_object_object_add(ro, "host_reported_during_kib",
+					       json_num(w->before[i].host_reported_during_kib));
+			json_object_object_add(ro, "before", bo);
+		}
 		if (r->nprobe || r->probe_line[0]) {
 			json_object *pv = json_object_new_object();
 			for (k = 0; k < r->nprobe; k++)
@@ -207,6 +348,41 @@ static json_object *block_json(const struct wl_runs *w)
 	}
 	json_object_object_add(o, "per_run", runs);
 	return o;
+}
+
+/* Settle, then one run in a fresh cgroup (no charge or swappiness carried over).
+ * Returns 0 or the exit code to stop with. */
+static int one_run(const struct wl_runs *w, const char *probe, double timeout, uint64_t mem_limit,
+		   uint64_t swap_size, const struct settle_opts *so, struct settle_cost *cost,
+		   struct settle_state *before, struct run_result *r)
+{
+	struct run_spec spec = {
+		.workload = w->spec, .timeout = timeout, .echo = vt.verbose > 0, .probe = probe, .root = vt.root
+	};
+	struct cgroup cg;
+	int rc = 0;
+
+	if (so->steps && settle(so, cost) < 0)
+		return EXIT_ENV;
+	if (before) {
+		settle_state_now(before);
+		settle_canaries(before);
+	}
+	if (mem_limit) {
+		if (cgroup_create(&cg, mem_limit, swap_size ? swap_size : CGROUP_UNLIMITED) < 0)
+			return EXIT_ENV;
+		spec.cg = &cg;
+	}
+	if (runner_run(&spec, r) < 0) {
+		if (mem_limit)
+			cgroup_remove(&cg);
+		return EXIT_USAGE;
+	}
+	if (mem_limit && cgroup_remove(&cg) < 0)
+		rc = EXIT_ENV;
+	if (before)
+		before->host_reported_during_kib = settle_host_reported_kib() - before->host_reported_kib;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
@@ -222,17 +398,24 @@ int cmd_run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "probe", required_argument, NULL, 'P' },
 		{ "mix", required_argument, NULL, 'M' },
+		{ "precision", required_argument, NULL, 'R' },
+		{ "max-runs", required_argument, NULL, 'X' },
+		{ "warmup", required_argument, NULL, 'W' },
+		{ "settle", required_argument, NULL, 'T' },
+		{ "no-settle", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
 	struct setting set[SETTINGS_MAX];
 	int nwl = 0, nset = 0, c, i, k, rc = 0, failed = 0;
-	long runs = 1;
+	long runs = 1, max_runs = 30, warmup = 1;
+	double precision = 0;
+	unsigned steps = SETTLE_DEFAULT;
 	uint64_t mem_limit = 0, swap_size = 0;
 	double timeout = 1800;
 	const char *probe = NULL, *mixfile = NULL;
 	struct mix mix;
-	char why[256], swapfile[PATH_MAX] = "", a[32], b[32];
+	char why[256], swapfile[PATH_MAX] = "", a[32], b[32], probe_prog[4096] = "";
 	bool runs_given = false;
 	json_object *out = NULL;
 
@@ -281,12 +464,42 @@ int cmd_run(int argc, char **argv)
 		case 'M':
 			mixfile = optarg;
 			break;
+		case 'R': {
+			char *end;
+			errno = 0;
+			precision = strtod(optarg, &end);
+			if (end == optarg || errno || (*end && strcmp(end, "%") != 0) || !(precision >= 0.1) ||
+			    precision > 100)
+				return usage_error("run", "--precision '%s': a percentage from 0.1%% to 100%%, e.g. 3%%",
+						   optarg);
+			precision /= 100;
+			break;
+		}
+		case 'X':
+			if (parse_long(optarg, 2, MAX_RUNS, &max_runs, why, sizeof(why)) < 0)
+				return usage_error("run", "--max-runs %s", why);
+			break;
+		case 'W':
+			if (parse_long(optarg, 0, 16, &warmup, why, sizeof(why)) < 0)
+				return usage_error("run", "--warmup %s", why);
+			break;
+		case 'T':
+			if (settle_parse(optarg, &steps, why, sizeof(why)) < 0)
+				return usage_error("run", "--settle: %s", why);
+			break;
+		case 'N':
+			steps = 0;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return usage_error("run", "unexpected argument '%s'", argv[optind]);
+	if (precision > 0 && !runs_given)
+		runs = 3;
+	if (precision > 0 && max_runs < runs)
+		return usage_error("run", "--max-runs %ld is below --runs %ld", max_runs, runs);
 	for (i = 0; i < nwl; i++)
 		wl[i].want = runs;
 	if (mixfile) {
@@ -309,17 +522,23 @@ int cmd_run(int argc, char **argv)
 	if (nwl == 0)
 		return usage_error(
 		    "run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
-	/* validate every workload spec before anything changes */
+	/* validate every workload spec before anything changes; a bare built-in name
+	 * takes the options search gives it ("mtest01" is "mtest01 -p 80 -w") */
 	for (i = 0; i < nwl; i++) {
 		char **args;
+		wl[i].spec = workload_alias(wl[i].spec);
 		if (workload_argv(wl[i].spec, &args, wl[i].name, sizeof(wl[i].name)) < 0)
 			return EXIT_USAGE;
+		snprintf(wl[i].prog, sizeof(wl[i].prog), "%s", args[0]);
 		workload_argv_free(args);
+		wl[i].steps = vt_live() ? steps : 0; /* a fake tree has no caches to drop */
+		wl[i].precision = precision;
 	}
 	if (probe) {
 		char **args, pname[64];
 		if (workload_argv(probe, &args, pname, sizeof(pname)) < 0)
 			return EXIT_USAGE;
+		snprintf(probe_prog, sizeof(probe_prog), "%s", args[0]);
 		workload_argv_free(args);
 	}
 	if ((mem_limit || swap_size) && !vt_live())
@@ -341,44 +560,70 @@ int cmd_run(int argc, char **argv)
 		     swap_size ? format_size(swap_size, b, sizeof(b)) : "not limited");
 
 	for (i = 0; i < nwl && !vt_interrupted; i++) {
-		wl[i].res = calloc((size_t)wl[i].want, sizeof(*wl[i].res));
-		if (!wl[i].res) {
+		long cap = precision > 0 ? (max_runs > wl[i].want ? max_runs : wl[i].want) : wl[i].want;
+		const char *warmfiles[2] = { wl[i].prog, probe_prog };
+		struct settle_opts so = { .steps = wl[i].steps,
+					  .root = vt.root,
+					  .swapfile = swapfile,
+					  .warm = warmfiles,
+					  .nwarm = probe ? 2 : 1 };
+
+		wl[i].res = calloc((size_t)cap, sizeof(*wl[i].res));
+		wl[i].before = calloc((size_t)cap, sizeof(*wl[i].before));
+		wl[i].settle_s = calloc((size_t)cap, sizeof(*wl[i].settle_s));
+		if (!wl[i].res || !wl[i].before || !wl[i].settle_s) {
 			error("out of memory");
 			return EXIT_INTERNAL;
 		}
-		for (k = 0; k < wl[i].want && !vt_interrupted; k++) {
-			struct run_spec spec = { .workload = wl[i].spec,
-						 .timeout = timeout,
-						 .echo = vt.verbose > 0,
-						 .probe = probe,
-						 .root = vt.root };
-			struct cgroup cg;
+		for (k = 0; k < warmup && !vt_interrupted; k++) {
+			struct run_result r;
+			char desc[512];
+			struct settle_cost wc = { 0 };
+
+			if ((rc = one_run(&wl[i], probe, timeout, mem_limit, swap_size, &so, &wc, NULL, &r)) != 0)
+				return rc;
+			if (r.outcome == RUN_INTERRUPTED)
+				break;
+			if (k < 16)
+				wl[i].warm_elapsed[k] = r.elapsed;
+			wl[i].nwarm++;
+			info("%s warm-up %d/%ld: %s, %.2f s elapsed (not counted)", wl[i].name, k + 1, warmup,
+			     run_describe(&r, desc, sizeof(desc)), r.elapsed);
+		}
+		for (k = 0; k < cap && !vt_interrupted; k++) {
 			struct run_result *r = &wl[i].res[k];
 			char desc[512];
+			double before = wl[i].cost.total;
 
-			/* a fresh cgroup per run: no charge or swappiness carried over */
-			if (mem_limit) {
-				if (cgroup_create(&cg, mem_limit, swap_size ? swap_size : CGROUP_UNLIMITED) < 0)
-					return EXIT_ENV;
-				spec.cg = &cg;
-			}
-			if (runner_run(&spec, r) < 0) {
-				if (mem_limit)
-					cgroup_remove(&cg);
-				return EXIT_USAGE;
-			}
-			if (mem_limit && cgroup_remove(&cg) < 0)
-				rc = EXIT_ENV;
+			if (k >= wl[i].want && wl[i].precise)
+				break;
+			if ((rc = one_run(&wl[i], probe, timeout, mem_limit, swap_size, &so, &wl[i].cost,
+					  &wl[i].before[k], r)) != 0)
+				return rc;
+			wl[i].settle_s[k] = wl[i].cost.total - before;
 			wl[i].nruns++;
 			if (r->outcome == RUN_OK)
 				wl[i].nok++;
 			else if (r->outcome != RUN_INTERRUPTED)
 				failed++;
-			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1, wl[i].want,
-			     run_describe(r, desc, sizeof(desc)), r->elapsed, r->majflt);
+			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1,
+			     precision > 0 ? cap : wl[i].want, run_describe(r, desc, sizeof(desc)), r->elapsed,
+			     r->majflt);
 			if (probe)
 				info("  probe: %s", r->probe_line[0] ? r->probe_line : "no result");
+			if (precision > 0) {
+				struct summary sm;
+				summarize_field(&wl[i], F_ELAPSED, &sm);
+				double h = summary_rel_halfwidth(&sm);
+				wl[i].precise = h <= precision;
+				if (k + 1 >= wl[i].want)
+					info("  95%% CI +/- %s%.1f%% (%s), target %.1f%%", isfinite(h) ? "" : "?",
+					     isfinite(h) ? 100 * h : 0.0, ci_method_name(sm.method), 100 * precision);
+			}
 		}
+		if (precision > 0 && !wl[i].precise && !vt_interrupted)
+			warning("%s: the 95%% CI did not come within %.1f%% in %d runs (--max-runs %ld)", wl[i].name,
+				100 * precision, wl[i].nruns, max_runs);
 	}
 	if (vt.json) {
 		json_object *arr = json_object_new_array();
@@ -405,8 +650,11 @@ int cmd_run(int argc, char **argv)
 			if (wl[i].nruns)
 				print_block(&wl[i]);
 	}
-	for (i = 0; i < nwl; i++)
+	for (i = 0; i < nwl; i++) {
 		free(wl[i].res);
+		free(wl[i].before);
+		free(wl[i].settle_s);
+	}
 	if (vt_interrupted) {
 		error("interrupted by signal %d; settings are being restored", (int)vt_interrupted);
 		return 128 + vt_interrupted;

@@ -9,6 +9,7 @@
 #include "machine.h"
 #include "mix.h"
 #include "search.h"
+#include "settle.h"
 #include "size.h"
 #include "vmtune.h"
 #include "workload.h"
@@ -33,6 +34,10 @@ static const char search_opts_help[] =
     "      --confirm-rounds N  rounds of original + finalists between looks at the data (default 5)\n"
     "      --confirm-max-rounds N  rounds at most, while a finalist is undecided (default 25)\n"
     "      --min-effect PCT    the smallest change of the cost worth having (default 5%%)\n"
+    "      --settle STEPS      before every run: all (default), none, or a list of sync, drop-caches,\n"
+    "                          compact, swap, quiet, steady; -STEP leaves one out of all\n"
+    "      --no-settle         the same as --settle none\n"
+    "      --warmup N          runs of each workload before the first measurement, not counted (default 1)\n"
     "      --finalists N       candidates confirmed at the end (default 2)\n"
     "      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
     "      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
@@ -63,7 +68,10 @@ int cmd_search(int argc, char **argv)
 		O_PROBE,
 		O_OBJECTIVE,
 		O_REQUIRE,
-		O_WARM
+		O_WARM,
+		O_SETTLE,
+		O_NOSETTLE,
+		O_WARMUP
 	};
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -94,6 +102,9 @@ int cmd_search(int argc, char **argv)
 		{ "probe", required_argument, NULL, O_PROBE },
 		{ "objective", required_argument, NULL, O_OBJECTIVE },
 		{ "require", required_argument, NULL, O_REQUIRE },
+		{ "settle", required_argument, NULL, O_SETTLE },
+		{ "no-settle", no_argument, NULL, O_NOSETTLE },
+		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct search_opts o = { .trials = 0,
@@ -105,6 +116,8 @@ int cmd_search(int argc, char **argv)
 				 .confirm_rounds = 5,
 				 .confirm_max_rounds = 25,
 				 .min_effect = 0.05,
+				 .settle = SETTLE_DEFAULT,
+				 .warmup = 1,
 				 .finalists = 2,
 				 .db = vt.db,
 				 .dbs = vt.dbs,
@@ -214,6 +227,18 @@ int cmd_search(int argc, char **argv)
 						   optarg);
 			break;
 		}
+		case O_SETTLE:
+			if (settle_parse(optarg, &o.settle, why, sizeof(why)) < 0)
+				return usage_error("search", "--settle: %s", why);
+			break;
+		case O_NOSETTLE:
+			o.settle = 0;
+			break;
+		case O_WARMUP:
+			if (parse_long(optarg, 0, 16, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--warmup %s", why);
+			o.warmup = (int)v;
+			break;
 		case O_DRY:
 			o.dry_run = true;
 			break;

@@ -39,7 +39,7 @@ struct sampler {
 };
 
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=123": the totals, in us */
-static void read_psi(const char *path, double *some, double *full)
+void psi_totals(const char *path, double *some, double *full)
 {
 	FILE *f = fopen(path, "re");
 	char line[256];
@@ -94,9 +94,9 @@ static void take(struct sampler *s, struct sample *x)
 		x->id = (double)st->head[5].result.ull_int;
 		x->wa = (double)st->head[6].result.ull_int;
 	}
-	read_psi("/proc/pressure/memory", &x->psi_some, &x->psi_full);
+	psi_totals("/proc/pressure/memory", &x->psi_some, &x->psi_full);
 	if (s->cg_pressure[0])
-		read_psi(s->cg_pressure, &x->cg_some, &x->cg_full);
+		psi_totals(s->cg_pressure, &x->cg_some, &x->cg_full);
 	else
 		x->cg_some = x->cg_full = NAN;
 }

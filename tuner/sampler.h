@@ -25,5 +25,7 @@ struct sampler_summary {
  * where it exists), or NULL. stream: print a vmstat-like line per sample to stderr. */
 int sampler_start(struct sampler **sp, const char *cgroup, bool stream);
 void sampler_stop(struct sampler *s, struct sampler_summary *sum);
+/* The some/full stall totals (us) of a PSI file such as /proc/pressure/memory; NAN if unreadable. */
+void psi_totals(const char *path, double *some, double *full);
 
 #endif

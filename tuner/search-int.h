@@ -15,6 +15,7 @@
 #include "pool.h"
 #include "runconfig.h"
 #include "search.h"
+#include "settle.h"
 #include "space.h"
 #include "store.h"
 
@@ -79,6 +80,10 @@ struct search {
 	int runs;
 	long grid_next, grid_total, grid_a;
 	char swapfile[PATH_MAX];
+	char progs[SEARCH_MAX_WORKLOADS + 1][PATH_MAX]; /* the programs, read back after drop-caches */
+	const char *progp[SEARCH_MAX_WORKLOADS + 1];
+	struct settle_opts settle;
+	struct settle_cost settle_cost;
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
 	int looks; /* times the confirmation data were looked at */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
@@ -102,8 +107,9 @@ void rescore(struct search *S);
 int best_point(const struct search *S);
 bool requirement_met(const struct requirement *q, double v);
 
-/* search-measure.c: one measurement of a point, stored */
+/* search-measure.c: one measurement of a point, stored; warm-up runs, not stored */
 int measure(struct search *S, int p, enum trial_kind kind);
+int warm_up(struct search *S);
 
 /* strategy.c: the strategy table and the next candidate */
 void strategy_init(struct search *S);

@@ -36,6 +36,50 @@ static int set_values(struct search *S, const long *vals)
 	return 0;
 }
 
+/* Settle, then run workload w once in a fresh cgroup. */
+static int run_one(struct search *S, int w, struct run_result *r)
+{
+	struct run_spec spec = { .workload = S->o->wl[w].spec,
+				 .timeout = S->o->timeout,
+				 .echo = S->o->echo,
+				 .root = S->o->root,
+				 .probe = S->o->probe };
+	struct cgroup cg;
+
+	if (S->settle.steps && settle(&S->settle, &S->settle_cost) < 0)
+		return -1;
+	if (S->o->mem_limit) {
+		if (cgroup_create(&cg, S->o->mem_limit, S->o->swap ? S->o->swap : CGROUP_UNLIMITED) < 0)
+			return -1;
+		spec.cg = &cg;
+	}
+	if (runner_run(&spec, r) < 0) {
+		if (S->o->mem_limit)
+			cgroup_remove(&cg);
+		return -1;
+	}
+	if (S->o->mem_limit && cgroup_remove(&cg) < 0)
+		return -1;
+	return 0;
+}
+
+/* Runs of every workload under the settings as they are, before anything is
+ * measured: the first run after a start pays for cold caches and a fresh swapfile. */
+int warm_up(struct search *S)
+{
+	for (int k = 0; k < S->o->warmup && !vt_interrupted; k++)
+		for (int w = 0; w < S->o->nwl && !vt_interrupted; w++) {
+			struct run_result r;
+			char desc[512];
+
+			if (run_one(S, w, &r) < 0)
+				return -1;
+			verbose("warm-up %d/%d %s: %s, %.2f s (not counted)", k + 1, S->o->warmup, S->o->wl[w].name,
+				run_describe(&r, desc, sizeof(desc)), r.elapsed);
+		}
+	return vt_interrupted ? -1 : 0;
+}
+
 /* Measure the settings of point p once (every workload of the mix). Returns 0,
  * or -1 when vmtune itself cannot go on (a knob write failed, interrupted). */
 int measure(struct search *S, int p, enum trial_kind kind)
@@ -59,27 +103,11 @@ int measure(struct search *S, int p, enum trial_kind kind)
 	if (ob->trial_id < 0)
 		return -1;
 	for (w = 0; w < S->o->nwl; w++) {
-		struct run_spec spec = { .workload = S->o->wl[w].spec,
-					 .timeout = S->o->timeout,
-					 .echo = S->o->echo,
-					 .root = S->o->root,
-					 .probe = S->o->probe };
 		struct run_result r;
-		struct cgroup cg;
 		double t = vt_now(), m;
 		char desc[512];
 
-		if (S->o->mem_limit) {
-			if (cgroup_create(&cg, S->o->mem_limit, S->o->swap ? S->o->swap : CGROUP_UNLIMITED) < 0)
-				return -1;
-			spec.cg = &cg;
-		}
-		if (runner_run(&spec, &r) < 0) {
-			if (S->o->mem_limit)
-				cgroup_remove(&cg);
-			return -1;
-		}
-		if (S->o->mem_limit && cgroup_remove(&cg) < 0)
+		if (run_one(S, w, &r) < 0)
 			return -1;
 		S->run_time_sum += vt_now() - t;
 		S->runs++;

@@ -64,6 +64,13 @@ void search_print_plan(const struct search *S, FILE *f)
 	if (o->mem_limit)
 		fprintf(f, "each run in a %s memory cgroup, swap %s\n", format_size(o->mem_limit, a, sizeof(a)),
 			o->swap ? format_size(o->swap, b, sizeof(b)) : "not limited");
+	{
+		char st[128];
+		fprintf(f, "before every run: %s; %d warm-up run(s) of each workload first, not counted\n",
+			o->root && *o->root ? "nothing settled (a fake tree)"
+					    : (o->settle ? settle_format(o->settle, st, sizeof(st)) : "nothing settled"),
+			o->warmup);
+	}
 }
 
 /* The time a search would take, from the runs of the same workloads stored in
@@ -242,6 +249,10 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		printf("(each interval is at the level of the look that decided, so that every interval holds at once "
 		       "with 95%% confidence over %d look%s and %d finalist%s; smallest change worth having %.0f%%)\n",
 		       S->looks, S->looks == 1 ? "" : "s", nc, nc == 1 ? "" : "s", 100 * S->o->min_effect);
+	if (S->settle_cost.n)
+		printf("settling before each of %d runs: %.2f s on average%s\n", S->settle_cost.n,
+		       S->settle_cost.total / S->settle_cost.n,
+		       S->settle_cost.not_quiet ? " (memory pressure or swap I/O did not stop in time before some)" : "");
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {

@@ -16,6 +16,7 @@
 #include "settings.h"
 #include "swap.h"
 #include "vmtune.h"
+#include "workload.h"
 
 static int setup(struct search *S, struct search_opts *o)
 {
@@ -60,6 +61,29 @@ static void teardown(struct search *S)
 	free(S->points);
 }
 
+/* The settle steps before every run, and the programs read back after the drop. */
+static void settle_setup(struct search *S)
+{
+	int n = 0;
+
+	for (int w = 0; w <= S->o->nwl; w++) {
+		const char *spec = w < S->o->nwl ? S->o->wl[w].spec : S->o->probe;
+		char **args, name[64];
+
+		if (!spec || workload_argv(spec, &args, name, sizeof(name)) < 0)
+			continue;
+		snprintf(S->progs[n], sizeof(S->progs[n]), "%s", args[0]);
+		S->progp[n] = S->progs[n];
+		n++;
+		workload_argv_free(args);
+	}
+	S->settle = (struct settle_opts){ .steps = S->o->root && *S->o->root ? 0 : S->o->settle,
+					  .root = S->o->root,
+					  .swapfile = S->swapfile,
+					  .warm = S->progp,
+					  .nwarm = n };
+}
+
 static bool out_of_time(const struct search *S)
 {
 	double per, reserve;
@@ -67,7 +91,10 @@ static bool out_of_time(const struct search *S)
 	if (S->o->time_budget <= 0)
 		return false;
 	per = S->runs ? S->run_time_sum / S->runs : 0;
-	reserve = per * S->o->confirm_rounds * (1 + S->o->finalists);
+	/* keep time for the whole confirmation (every round, every finalist, every workload,
+	 * with settling), but never more than half the budget: a search that ends
+	 * undecided has found nothing */
+	reserve = fmin(per * S->o->nwl * S->o->confirm_max_rounds * (1 + S->o->finalists), S->o->time_budget / 2);
 	return vt_now() - S->t0 + per * S->o->nwl + reserve > S->o->time_budget;
 }
 
@@ -76,6 +103,8 @@ static int search_loop(struct search *S)
 	long vals[SPACE_MAX];
 	int since_base = 0, p, prev_best, i;
 
+	if (warm_up(S) < 0)
+		return -1;
 	/* trial 1: the original settings, which are also the first baselines */
 	if (S->nobs == 0) {
 		S->trials_done = 1;
@@ -161,6 +190,7 @@ int search_run(struct search_opts *o)
 		rc = EXIT_ENV;
 		goto out;
 	}
+	settle_setup(&S);
 	for (i = 0; i < S.sp.d; i++) {
 		struct knob_state st;
 		knob_probe(S.sp.dim[i].def, &st);

@@ -48,6 +48,8 @@ struct search_opts {
 	int confirm_rounds;	/* rounds between looks at the confirmation data */
 	int confirm_max_rounds; /* rounds at most (the design's full information) */
 	double min_effect;	/* the smallest change of the cost worth having (0.05: 5%) */
+	unsigned settle;	/* settle steps before every run (settle.h) */
+	int warmup;		/* runs of each workload before the first measurement, not counted */
 	const char *probe;	/* played beside every run: its p99 lateness is the interactive side */
 	enum objective objective;
 	int nrequire;

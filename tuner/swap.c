@@ -161,6 +161,32 @@ static bool swap_active(const char *path)
 	return found;
 }
 
+long swap_used_kb(const char *path)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[512], name[256], type[32];
+	long size, used = -1, u;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %31s %ld %ld", name, type, &size, &u) == 4 && strcmp(name, path) == 0)
+			used = u;
+	fclose(f);
+	return used;
+}
+
+int swap_reset(const char *path)
+{
+	if (!swap_active(path))
+		return error("swapfile %s is no longer active", path);
+	if (swapoff(path) < 0)
+		return error("swapoff %s: %s", path, strerror(errno));
+	if (swapon(path, 0) < 0)
+		return error("swapon %s again: %s", path, strerror(errno));
+	return 0;
+}
+
 int swap_remove(const char *path)
 {
 	if (swap_active(path) && swapoff(path) < 0)

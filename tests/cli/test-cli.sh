@@ -118,6 +118,39 @@ check "block fields in the seeds' order" test "$(grep -oE '^[A-Za-z][^:]*:' "$T/
 check "bytes allocated from the workload's result" out_has '^bytes allocated: +1234$'
 check "95% CI and CV follow" out_has '^Elapsed 95% confidence interval: +[0-9.]+ \.\. [0-9.]+ s'
 check "CV line" out_has '^Elapsed coefficient of variation: +[0-9.]+%$'
+check "median and MAD" out_has '^Elapsed median, MAD: +[0-9.]+ s, [0-9.]+ s$'
+check "min .. max" out_has '^Elapsed min \.\. max: +[0-9.]+ \.\. [0-9.]+ s$'
+check "under 5 runs normality is not checked, and it says so" out_has 'Student t interval of the mean; normality not checked under 5 runs'
+check "a fake tree is not settled, and it says so" out_has '^Settling before each run: +none \(--root'
+check "one warm-up run, not counted" out_has '^Warm-up runs \(not counted\): +1 '
+
+# precision on demand, outliers, and an interval that does not assume normality
+expect 0 "--precision 5% on a steady workload" --root "$R" run --json --precision 5% --workload "exec:sleep 0.2"
+check "reached, in fewer runs than --max-runs" \
+	test "$(jq '.workloads[0] | .precision_reached and .runs < 30 and .runs >= 3' "$T/out")" = true
+check "its interval is within 5% of the centre" test "$(jq '.workloads[0].elapsed_interval.rel_halfwidth <= 0.05' "$T/out")" = true
+# every third run is 10x slower: never precise to 1%, and two clusters
+n=0; rm -f "$T/cnt"
+expect 0 "--precision 1% that cannot be met stops at --max-runs" --root "$R" run --precision 1% --max-runs 9 \
+	--warmup 0 --workload "exec:n=\$(cat $T/cnt 2>/dev/null || echo 0); echo \$((n+1)) >$T/cnt; if [ \$((n % 3)) = 0 ]; then sleep 0.3; else sleep 0.03; fi"
+check "the block says it was not reached" out_has '^Precision: +NOT reached: 1\.0% asked \(--max-runs ended it\) after 9 runs$'
+check "and a warning says so" err_has 'did not come within 1\.0% in 9 runs \(--max-runs 9\)'
+check "two clusters are not normal: the rank interval of the median" \
+	out_has 'rank interval of the median \(no normality assumed\); the runs are not normal, Shapiro-Francia p = 0\.0'
+rm -f "$T/cnt"
+expect 0 "a slow first run among steady ones" --root "$R" run --runs 8 --warmup 0 \
+	--workload "exec:if [ -e $T/cnt ]; then sleep 0.05; else touch $T/cnt; sleep 0.4; fi"
+check "it is named as an outlier" out_has '^warning: run 1 \([0-9.]+ s\) is an outlier: slower than the median'
+check "and as a first run unlike the rest" out_has '^warning: the first run \(run 1, [0-9.]+ s\) is unlike the rest'
+rm -f "$T/cnt"
+expect 0 "with --warmup 1 the slow start is left out" --root "$R" run --runs 6 --json \
+	--workload "exec:if [ -e $T/cnt ]; then sleep 0.05; else touch $T/cnt; sleep 0.4; fi"
+check "the warm-up took the slow run" test "$(jq '.workloads[0].warmup_elapsed_s[0] > 0.3 and .workloads[0].elapsed_max < 0.3' "$T/out")" = true
+expect 2 "--settle with an unknown step" --root "$R" run --settle sync,flush --workload "exec:true"
+check "names the step and the choices" err_has "unknown step 'flush' \(all, none, or a list of sync, drop-caches"
+expect 2 "--precision that is not a percentage" --root "$R" run --precision fast --workload "exec:true"
+check "it says what it wants" err_has "--precision 'fast': a percentage"
+expect 2 "--max-runs below --runs" --root "$R" run --precision 5% --runs 10 --max-runs 5 --workload "exec:true"
 
 expect 0 "run --set sees the setting while it runs" --root "$R" run --json --set vm.page-cluster=5 \
 	--workload "exec:echo pc=\$(cat $R/proc/sys/vm/page-cluster)"

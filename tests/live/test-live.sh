@@ -125,6 +125,34 @@ check "a swapfile was made for the run" err_has 'made a .* swapfile'
 check "95% CI printed" out_has '^Elapsed 95% confidence interval: +-?[0-9.]+ \.\. [0-9.]+ s'
 as_before "mtest01 run"
 
+# --- settling before every run ---------------------------------------------------
+# a file read into the page cache is gone after a settled run, kept after an unsettled one
+CF=/var/tmp/vmtune-live-cache-$$
+head -c 32M /dev/urandom >"$CF"
+cat "$CF" >/dev/null
+cached() { fincore --bytes --noheadings --output RES "$CF" | tr -d ' '; }
+check "the file is in the page cache ($(cached) bytes)" test "$(cached)" -gt 0
+lexpect 0 "run --settle none" run --json --settle none --warmup 0 --workload "exec:true"
+check "without settling the file stays cached" test "$(cached)" -gt 0
+check "and the JSON says nothing was settled" test "$(jq -r '.workloads[0].settle.steps' "$T/out")" = none
+lexpect 0 "run with the default settling" run --json --warmup 0 --workload "exec:true" --swap 64M
+check "after sync + drop-caches the file is out of the cache" test "$(cached)" = 0
+check "every step ran" test "$(jq -r '.workloads[0].settle.steps' "$T/out")" = sync,drop-caches,compact,swap,quiet,steady
+check "each step's cost is recorded" \
+	test "$(jq '[.workloads[0].settle | .sync, ."drop-caches", .compact, .swap, .quiet, .steady | select(. >= 0)] | length' "$T/out")" = 6
+check "the quiet step found the machine quiet" test "$(jq '.workloads[0].settle.not_quiet' "$T/out")" = 0
+check "the state before the run is recorded" \
+	test "$(jq '.workloads[0].per_run[0].before | (.dirty_kb >= 0) and (.free_kb > 0) and (.settle_s > 0)' "$T/out")" = true
+rm -f "$CF"
+lexpect 0 "a bare mtest01 takes search's options; one warm-up run, not counted" \
+	run --json --workload mtest01 --runs 1 --memory-limit 256M --swap 512M
+check "it ran as mtest01 -p 80 -w" test "$(jq -r '.workloads[0].workload' "$T/out")" = "mtest01 -p 80 -w"
+check "one warm-up, one counted run" test "$(jq '[(.workloads[0].warmup_elapsed_s | length), .workloads[0].completed] | join(",")' "$T/out")" = '"1,1"'
+lexpect 0 "--precision 20% on mtest01: reached, or said not to be" run --workload mtest01 --precision 20% \
+	--max-runs 6 --memory-limit 256M --swap 512M
+check "the block says whether the target was reached" out_has '^Precision: +(reached 20\.0%|NOT reached: 20\.0%)'
+as_before "settled runs (swapfile swapped off and on between runs, then removed)"
+
 lexpect 0 "the fingerprint sees vmtune's own swapfile while it exists" run --json --swap 256M \
 	--workload "exec:echo files=\$($VMTUNE machine --json | jq '[.swap_devices[] | select(.kind | startswith(\"file-on-\"))] | length')"
 check "one swap device, a file on a block device of known kind" \

@@ -1,4 +1,7 @@
 /* test_stats.c - the mean, 95% CI and CV printed under "Averages for N runs". */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -49,12 +52,106 @@ static void too_few_runs_have_no_interval(void **state)
 	assert_true(isnan(s.mean));
 }
 
+static void robust_figures(void **state)
+{
+	const double x[] = { 2.5, 2.4, 2.6, 3.4, 2.5, 2.45, 2.55 };
+	struct summary s;
+
+	(void)state;
+	summarize_robust(x, 7, &s);
+	assert_float_equal(s.median, 2.5, 1e-12);
+	/* |x - 2.5| = .0 .1 .1 .9 .0 .05 .05: median .05 */
+	assert_float_equal(s.mad, 0.05, 1e-12);
+	assert_float_equal(s.min, 2.4, 1e-12);
+	assert_float_equal(s.max, 3.4, 1e-12);
+	assert_float_equal(modified_z(3.4, s.median, s.mad), 0.6745 * 0.9 / 0.05, 1e-9);
+	assert_true(isinf(modified_z(3, 2, 0)) && modified_z(2, 2, 0) == 0);
+}
+
+/* Blom's scores are as normal as a sample gets; two clusters are not. */
+static void shapiro_francia_known_shapes(void **state)
+{
+	double x[20], w, p;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		x[i] = gsl_cdf_ugaussian_Pinv((i + 1 - 0.375) / (20 + 0.25));
+	assert_int_equal(shapiro_francia(x, 20, &w, &p), 0);
+	assert_float_equal(w, 1.0, 1e-9);
+	assert_true(p > 0.5);
+	/* the ten mtest01 runs: 1.07 0.67 0.68 1.11 0.67 0.68 0.67 1.06 0.68 0.69 */
+	const double two[] = { 1.07, 0.67, 0.68, 1.11, 0.67, 0.68, 0.67, 1.06, 0.68, 0.69 };
+	assert_int_equal(shapiro_francia(two, 10, &w, &p), 0);
+	assert_true(p < 0.01);
+	struct summary s;
+	summarize_robust(two, 10, &s);
+	assert_int_equal(s.method, CI_RANK);
+	/* n = 10: k = 2, [x(2), x(9)], coverage 1 - 2 * 11/1024 */
+	assert_float_equal(s.lo, 0.67, 1e-12);
+	assert_float_equal(s.hi, 1.07, 1e-12);
+	assert_float_equal(s.coverage, 1 - 2 * 11.0 / 1024, 1e-9);
+	assert_float_equal(s.centre, 0.68, 1e-12);
+	assert_int_equal(shapiro_francia(two, 4, &w, &p), -1);
+	const double flat[] = { 1, 1, 1, 1, 1, 1 };
+	assert_int_equal(shapiro_francia(flat, 6, &w, &p), -1);
+}
+
+/* Known answers by simulation: the test rejects about 5% of normal samples, and the
+ * rank interval covers the true median of two clusters at least as often as it says. */
+static void rates_by_simulation(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double x[10], w, p;
+	int i, j, reject = 0, cover = 0, ranked = 0, reps = 4000;
+	/* 0.7 N(1, 0.01^2) + 0.3 N(1.6, 0.01^2): 0.7 Phi(z) = 0.5 at the median */
+	double med = 1 + 0.01 * gsl_cdf_ugaussian_Pinv(0.5 / 0.7);
+
+	(void)state;
+	gsl_rng_set(r, 11);
+	for (i = 0; i < reps; i++) {
+		for (j = 0; j < 10; j++)
+			x[j] = 5 + gsl_ran_gaussian(r, 1);
+		shapiro_francia(x, 10, &w, &p);
+		reject += p < 0.05;
+	}
+	assert_true(reject > 0.03 * reps && reject < 0.07 * reps);
+	for (i = 0; i < reps; i++) {
+		struct summary s;
+		for (j = 0; j < 10; j++)
+			x[j] = (gsl_rng_uniform(r) < 0.7 ? 1 : 1.6) + gsl_ran_gaussian(r, 0.01);
+		summarize_robust(x, 10, &s);
+		if (s.method == CI_RANK) {
+			ranked++;
+			cover += s.lo <= med && med <= s.hi;
+		}
+	}
+	/* all ten from one cluster (0.7^10 + 0.3^10 = 2.8%) look normal; the rest are caught */
+	assert_true(ranked >= 0.93 * reps);
+	assert_true(cover >= 0.96 * ranked);
+	gsl_rng_free(r);
+}
+
+static void halfwidth_is_the_wider_side(void **state)
+{
+	struct summary s = { .method = CI_RANK, .centre = 2, .lo = 1.9, .hi = 2.3 };
+
+	(void)state;
+	assert_float_equal(summary_rel_halfwidth(&s), 0.15, 1e-12);
+	s.method = CI_NONE;
+	assert_true(isnan(summary_rel_halfwidth(&s)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_sample),
 		cmocka_unit_test(ten_runs_like_the_seeds),
 		cmocka_unit_test(too_few_runs_have_no_interval),
+		cmocka_unit_test(robust_figures),
+		cmocka_unit_test(shapiro_francia_known_shapes),
+		cmocka_unit_test(rates_by_simulation),
+		cmocka_unit_test(halfwidth_is_the_wider_side),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
