@@ -249,10 +249,22 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		printf("(each interval is at the level of the look that decided, so that every interval holds at once "
 		       "with 95%% confidence over %d look%s and %d finalist%s; smallest change worth having %.0f%%)\n",
 		       S->looks, S->looks == 1 ? "" : "s", nc, nc == 1 ? "" : "s", 100 * S->o->min_effect);
-	if (S->settle_cost.n)
-		printf("settling before each of %d runs: %.2f s on average%s\n", S->settle_cost.n,
-		       S->settle_cost.total / S->settle_cost.n,
-		       S->settle_cost.not_quiet ? " (memory pressure or swap I/O did not stop in time before some)" : "");
+	if (S->settle_cost.n) {
+		const struct settle_cost *sc = &S->settle_cost;
+		printf("settling before each of %d runs: %.2f s on average (", sc->n, sc->total / sc->n);
+		for (i = 0, b[0] = 0; i < SETTLE_NSTEPS; i++)
+			if (S->settle.steps & (1u << i)) {
+				printf("%s%s %.2f", b[0] ? ", " : "", settle_step_name(i), sc->s[i] / sc->n);
+				b[0] = 1;
+			}
+		printf(")\n");
+		if (sc->not_quiet)
+			printf("warning: before %d run(s) memory pressure or swap I/O had not stopped in 10 s; they went on\n",
+			       sc->not_quiet);
+		if (sc->not_steady)
+			printf("warning: before %d run(s) the CPU still ran over 5%% slow after 30 s; they went on\n",
+			       sc->not_steady);
+	}
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {

@@ -4,7 +4,8 @@
  * those moves the next run. The steps, in order: sync (and wait for writeback),
  * drop caches (and read the workload programs back, so every run starts with a
  * warm binary and nothing else), compact, empty vmtune's own swap, and wait until
- * memory pressure, swap I/O and writeback are quiet. Figures come through libproc2. */
+ * memory pressure, swap I/O and writeback are quiet; and, asked for (steady), until a
+ * CPU canary runs at its usual speed. Figures come through libproc2. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libproc2/meminfo.h>

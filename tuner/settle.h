@@ -17,7 +17,9 @@ enum settle_step {
 };
 
 #define SETTLE_ALL ((1u << SETTLE_NSTEPS) - 1)
-#define SETTLE_DEFAULT SETTLE_ALL
+/* steady waits out a busy host: opt-in, since it can wait 30 s before a run and did
+ * not measurably lower the noise here (bench/RESULTS.md) */
+#define SETTLE_DEFAULT (SETTLE_ALL & ~(1u << SETTLE_STEADY))
 
 struct settle_opts {
 	unsigned steps;		 /* bit (1 << step) for each step to take */
@@ -51,7 +53,8 @@ struct settle_state {
 };
 
 const char *settle_step_name(int step);
-/* "all", "none", or a comma list of step names; "-name" takes one away from the default.
+/* "all", "none", or a comma list of step names; "-name" takes one away from the default
+ * (a list of only "-name"s starts from the default, so "-quiet" is the default without quiet).
  * Returns 0, or -1 with why filled in. */
 int settle_parse(const char *list, unsigned *steps, char *why, size_t whylen);
 /* "sync,drop-caches,..." or "none" */
