@@ -13,6 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 TOP=$PWD
 SEARCHES=${SEARCHES:-200}
+FIRST=${FIRST:-1} # the first seed: two halves can run side by side (FIRST=101 SEARCHES=100)
 NOISE=${NOISE:-0.1}
 OLD=${OLD-a461864}
 make -s all
@@ -48,7 +49,7 @@ pct() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.1f%%", n ? 100 * a / n : 0 }'
 row() { # VERSION
 	local v=$1 nullc=0 found=0 wrong=0 claims=0 cover=0 s sig pc ch lo hi m t
 	: >"$T/m-null-$v" && : >"$T/m-eff-$v"
-	for s in $(seq "$SEARCHES"); do
+	for s in $(seq "$FIRST" $((FIRST + SEARCHES - 1))); do
 		read -r sig pc ch lo hi m < <(one "${bins[$v]}" 0 "$s")
 		echo "$m" >>"$T/m-null-$v"
 		if [ "$sig" = 1 ]; then
