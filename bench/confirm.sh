@@ -76,4 +76,4 @@ echo "| vmtune | searches each | null: claimed improvements | 10% effect: found 
 echo "|---|---|---|---|---|---|---|"
 cat "$T/row-new" "$T/row-old" 2>/dev/null
 echo
-echo "($(($(date +%s) - start)) s; noise $NOISE; knobs $KNOBS; default budget: 20 trials, --confirm-rounds 5, --confirm-max-rounds 25, --min-effect 5%)"
+echo "($(($(date +%s) - start)) s; noise $NOISE; knobs $KNOBS; default budget: 30 trials, --race-rounds 2, --confirm-rounds 5, --confirm-max-rounds 25, --min-effect 5%; old: its defaults)"

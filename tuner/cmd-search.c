@@ -20,7 +20,7 @@ static const char search_opts_help[] =
     "      --metric NAME       score exec: workloads by the last NAME=VALUE they print (default: wall time)\n"
     "      --maximize, --minimize  direction of --metric (default minimize)\n"
     "  -k, --knobs LIST        comma-separated knobs to search (default: every available searchable knob)\n"
-    "  -n, --trials N          candidate settings to try, the original first (default 20)\n"
+    "  -n, --trials N          candidate settings to try, the original first (default 30)\n"
     "  -T, --time DURATION     stop trying candidates in time to confirm within DURATION\n"
     "  -S, --strategy S        bo (Gaussian process, default), random or grid\n"
     "  -r, --repeats N         extra measurements of each new best (default 1)\n"
@@ -39,6 +39,8 @@ static const char search_opts_help[] =
     "      --no-settle         the same as --settle none\n"
     "      --warmup N          runs of each workload before the first measurement, not counted (default 1)\n"
     "      --finalists N       candidates confirmed at the end (default 2)\n"
+    "      --race-rounds N     runs more of each of the 3 x finalists best candidates, to choose the\n"
+    "                          finalists on (default 2; 0: choose on the search's runs alone)\n"
     "      --mix FILE          workloads (with weights), probe, limits and objective from a mix\n"
     "      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
     "      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
@@ -62,6 +64,7 @@ int cmd_search(int argc, char **argv)
 		O_CMAX,
 		O_MINEFF,
 		O_FINAL,
+		O_RACE,
 		O_DRY,
 		O_RESUME,
 		O_MIX,
@@ -95,6 +98,7 @@ int cmd_search(int argc, char **argv)
 		{ "confirm-max-rounds", required_argument, NULL, O_CMAX },
 		{ "min-effect", required_argument, NULL, O_MINEFF },
 		{ "finalists", required_argument, NULL, O_FINAL },
+		{ "race-rounds", required_argument, NULL, O_RACE },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "resume", required_argument, NULL, O_RESUME },
 		{ "mix", required_argument, NULL, O_MIX },
@@ -119,6 +123,7 @@ int cmd_search(int argc, char **argv)
 				 .settle = SETTLE_DEFAULT,
 				 .warmup = 1,
 				 .finalists = 2,
+				 .race_rounds = 2,
 				 .db = vt.db,
 				 .dbs = vt.dbs,
 				 .ndbs = vt.ndbs,
@@ -210,6 +215,11 @@ int cmd_search(int argc, char **argv)
 			*(c == O_BEVERY	   ? &o.baseline_every
 			  : c == O_CROUNDS ? &o.confirm_rounds
 					   : &o.finalists) = (int)v;
+			break;
+		case O_RACE:
+			if (parse_long(optarg, 0, 20, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--race-rounds %s", why);
+			o.race_rounds = (int)v;
 			break;
 		case O_CMAX:
 			if (parse_long(optarg, 2, CONFIRM_MAX_ROUNDS_OPT, &v, why, sizeof(why)) < 0)
@@ -322,7 +332,7 @@ int cmd_search(int argc, char **argv)
 		return usage_error("search",
 				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 	if (o.trials == 0)
-		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 20);
+		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 30);
 	if (o.time_budget > 0 && o.trials == 100000)
 		o.trials = 1000;
 	for (i = 0; i < o.nwl; i++) {

@@ -81,6 +81,18 @@ char *run_config_json(const struct run_config *c)
 	json_object_object_add(j, "probe", c->probe[0] ? json_object_new_string(c->probe) : NULL);
 	json_object_object_add(j, "objective", json_object_new_string(c->objective));
 	json_object_object_add(j, "require", rq);
+	if (c->has_design) {
+		json_object *d = json_object_new_object();
+		json_object_object_add(d, "baseline_every", json_object_new_int(c->baseline_every));
+		json_object_object_add(d, "finalists", json_object_new_int(c->finalists));
+		json_object_object_add(d, "race_rounds", json_object_new_int(c->race_rounds));
+		json_object_object_add(d, "confirm_rounds", json_object_new_int(c->confirm_rounds));
+		json_object_object_add(d, "confirm_max_rounds", json_object_new_int(c->confirm_max_rounds));
+		json_object_object_add(d, "min_effect", json_object_new_double(c->min_effect));
+		json_object_object_add(d, "warmup", json_object_new_int(c->warmup));
+		json_object_object_add(d, "settle", json_object_new_string(c->settle));
+		json_object_object_add(j, "design", d);
+	}
 	s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 	return s;
@@ -100,6 +112,12 @@ static bool run_config_clean(const struct run_config *c)
 	for (i = 0; i < c->nrequire; i++)
 		if (!text_oneline(c->require[i], NULL))
 			return false;
+	if (c->has_design &&
+	    (c->baseline_every < 2 || c->baseline_every > 50 || c->finalists < 1 || c->finalists > 8 ||
+	     c->race_rounds < 0 || c->race_rounds > 20 || c->confirm_rounds < 2 || c->confirm_rounds > 50 ||
+	     c->confirm_max_rounds < c->confirm_rounds || c->confirm_max_rounds > 1000 || c->warmup < 0 ||
+	     c->warmup > 100 || !(c->min_effect > 0 && c->min_effect < 1) || !text_oneline(c->settle, NULL)))
+		return false;
 	return text_oneline(c->strategy, NULL) && text_oneline(c->root, NULL) && text_oneline(c->probe, NULL) &&
 	       text_oneline(c->objective, NULL);
 }
@@ -153,6 +171,17 @@ int run_config_parse(const char *json, struct run_config *c)
 	     i++)
 		snprintf(c->require[c->nrequire++], sizeof(c->require[0]), "%s",
 			 json_object_get_string(json_object_array_get_idx(a, i)));
+	if ((a = get(j, "design")) && json_object_is_type(a, json_type_object)) {
+		c->has_design = true;
+		c->baseline_every = json_object_get_int(get(a, "baseline_every"));
+		c->finalists = json_object_get_int(get(a, "finalists"));
+		c->race_rounds = json_object_get_int(get(a, "race_rounds"));
+		c->confirm_rounds = json_object_get_int(get(a, "confirm_rounds"));
+		c->confirm_max_rounds = json_object_get_int(get(a, "confirm_max_rounds"));
+		c->min_effect = json_object_get_double(get(a, "min_effect"));
+		c->warmup = json_object_get_int(get(a, "warmup"));
+		get_str(a, "settle", c->settle, sizeof(c->settle), "");
+	}
 	json_object_put(j);
 	return run_config_clean(c) ? 0 : -1;
 }

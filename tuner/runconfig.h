@@ -45,11 +45,17 @@ struct run_config {
 	char objective[16];
 	int nrequire;
 	char require[RUNCONFIG_MAX_REQUIRE][64];
+	/* the measurement design; has_design false for runs stored before it was kept */
+	bool has_design;
+	int baseline_every, finalists, race_rounds, confirm_rounds, confirm_max_rounds, warmup;
+	double min_effect;
+	char settle[96];
 };
 
 /* The JSON text of a configuration (malloc'd), and back. A configuration lacking
- * the later keys (objective, probe, require, weights, originals) reads as the
- * defaults those keys had before they existed. Returns 0, or -1 if not a config. */
+ * the later keys (objective, probe, require, weights, originals, design) reads as
+ * the defaults those keys had before they existed; a design out of its ranges is
+ * a damaged configuration. Returns 0, or -1 if not a config. */
 char *run_config_json(const struct run_config *c);
 int run_config_parse(const char *json, struct run_config *c);
 /* Index of a knob in c->knobs, or -1. */

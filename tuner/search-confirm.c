@@ -2,13 +2,17 @@
  * measures the original and then each undecided finalist; each finalist's evidence
  * is the paired differences of log cost against the original run of the same
  * round, so drift between rounds cancels. Every --confirm-rounds rounds the data
- * are looked at: each look spends its share of alpha = 0.05 (Lan-DeMets O'Brien-
- * Fleming spending over --confirm-max-rounds), Holm's step-down shares it among
- * the finalists, and a finalist is decided better (or worse), or shown not to
- * gain --min-effect, or goes on to the next look while the budget allows.
- * The interval reported is the one at the level that decided, so it covers the
- * recommended finalist's change with at least 95% over all looks and finalists.
- * Nothing is recommended that was not shown to be real (seqtest.c). */
+ * are looked at. The design: alpha = 0.05 shared equally among the finalists
+ * (Bonferroni), each finalist's share spent over the looks up to
+ * --confirm-max-rounds by Lan-DeMets O'Brien-Fleming spending, with the exact
+ * group-sequential boundaries of that spending (seq_bounds). At a look a finalist
+ * is decided better (or worse) when its paired test's p is under the look's
+ * nominal level, shown not to gain --min-effect when its interval at that level
+ * lies above -min-effect, or goes on to the next look while the budget allows.
+ * Its interval is the repeated confidence interval at that level: decision and
+ * interval say the same thing, and all intervals of all finalists at all looks
+ * hold at once with at least 95%, so the recommended one's does whichever is
+ * picked. Nothing is recommended that was not shown to be real (seqtest.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,45 +95,40 @@ static double pct(double logc)
 	return 100 * (exp(logc) - 1);
 }
 
-/* One look at rounds r (the previous look at r_prev): alpha_k for this look, Holm
- * across the finalists, the intervals at the level that decides. */
-static int look(struct search *S, int first, struct confirm *c, int nc, int r, int r_prev, int r_max)
+/* One look at the nominal level a (seq_nominal of this look's boundary): each
+ * undecided finalist's test and interval at a. */
+static int look(struct search *S, int first, struct confirm *c, int nc, double a)
 {
 	static double d[CONFIRM_MAX_ROUNDS];
-	double p[8], a = seq_look_alpha(CONFIRM_ALPHA, r, r_prev, r_max), min_log = log(1 - S->o->min_effect);
-	bool reject[8], failed[8];
-	struct paired ps[8];
+	double min_log = log(1 - S->o->min_effect);
 	int i;
 
 	if (confirm_yardstick(S, first) < 0)
 		return -1;
 	S->looks++;
 	for (i = 0; i < nc; i++) {
-		int n = pairs_of(S, first, &c[i], d, CONFIRM_MAX_ROUNDS, &failed[i]);
-		paired_summary(d, n, &ps[i]);
-		p[i] = c[i].decision == CD_UNDECIDED && !failed[i] ? paired_p(&ps[i]) : 1;
-	}
-	holm(p, nc, a, reject);
-	for (i = 0; i < nc; i++) {
+		struct paired ps;
 		double lo, hi;
+		bool failed;
+		int n;
 
 		if (c[i].decision != CD_UNDECIDED)
 			continue;
-		c[i].pairs = ps[i].n;
-		if (failed[i]) {
+		n = pairs_of(S, first, &c[i], d, CONFIRM_MAX_ROUNDS, &failed);
+		paired_summary(d, n, &ps);
+		c[i].pairs = ps.n;
+		if (failed) {
 			c[i].decision = CD_FAILED;
 			c[i].change_pct = c[i].ci_lo = c[i].ci_hi = NAN;
 			continue;
 		}
-		/* the interval at the Bonferroni share of this look's alpha: it holds
-		 * for every finalist at once, over every look */
-		paired_ci(&ps[i], a / nc, &lo, &hi);
-		c[i].change_pct = pct(ps[i].mean);
+		paired_ci(&ps, a, &lo, &hi);
+		c[i].change_pct = pct(ps.mean);
 		c[i].ci_lo = pct(lo);
 		c[i].ci_hi = pct(hi);
-		c[i].level = 1 - a / nc;
-		if (reject[i])
-			c[i].decision = ps[i].mean < 0 ? CD_BETTER : CD_WORSE;
+		c[i].level = 1 - a;
+		if (paired_p(&ps) <= a)
+			c[i].decision = ps.mean < 0 ? CD_BETTER : CD_WORSE;
 		else if (lo > min_log)
 			c[i].decision = CD_SMALL; /* it cannot gain the least change worth having */
 		c[i].significant = c[i].decision == CD_BETTER;
@@ -137,25 +136,76 @@ static int look(struct search *S, int first, struct confirm *c, int nc, int r, i
 	return 0;
 }
 
-int confirm(struct search *S, struct confirm *c, int *nc)
+/* The n best points by their mean log cost that beat the original, best first,
+ * into out[]; returns how many. (Ranking by the model's prediction instead was
+ * tried: it favours the cluster the search sampled most, and found the true best
+ * less often on bench/confirm.sh's workload.) */
+static int best_points(const struct search *S, int *out, int n)
 {
-	int fin[8], nfin = 0, i, j, r, r_prev = 0, first = S->nobs;
-	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds;
+	int i, j, m = 0;
 
-	/* finalists: the best candidates by mean score that beat the original */
 	for (i = 1; i < S->npoints; i++) {
 		if (!S->points[i].nobs || S->points[i].mean_log >= 0)
 			continue;
-		/* insert into fin[] kept sorted by mean score, at most finalists long */
-		for (j = nfin; j > 0 && S->points[fin[j - 1]].mean_log > S->points[i].mean_log; j--)
-			if (j < S->o->finalists)
-				fin[j] = fin[j - 1];
-		if (j < S->o->finalists) {
-			fin[j] = i;
-			if (nfin < S->o->finalists)
-				nfin++;
+		for (j = m; j > 0 && S->points[out[j - 1]].mean_log > S->points[i].mean_log; j--)
+			if (j < n)
+				out[j] = out[j - 1];
+		if (j < n) {
+			out[j] = i;
+			if (m < n)
+				m++;
 		}
 	}
+	return m;
+}
+
+/* The race before the confirmation: the best few candidates (RACE_PER_FINALIST per
+ * finalist) are measured again, RACE_ROUNDS rounds each after a run of the original,
+ * so the finalists are picked on three runs each rather than on one lucky draw
+ * among twenty. These runs choose; the confirmation's evidence is its own fresh runs,
+ * so the choice spends none of its alpha. */
+static int race(struct search *S)
+{
+	int cont[RACE_MAX], n, r, i;
+
+	if (S->o->race_rounds <= 0 || S->o->finalists <= 0)
+		return 0;
+	n = best_points(S, cont, race_size(S->o));
+	if (n <= S->o->finalists)
+		return 0; /* nothing to choose between */
+	search_say(S, "racing the %d best candidates for %d finalist(s): %d more run(s) each", n, S->o->finalists,
+		   S->o->race_rounds);
+	for (r = 0; r < S->o->race_rounds && !vt_interrupted; r++) {
+		if (measure(S, 0, TK_BASELINE) < 0)
+			return -1;
+		search_progress(S, &S->obs[S->nobs - 1], "baseline");
+		for (i = 0; i < n && !vt_interrupted; i++) {
+			if (measure(S, cont[i], TK_REPEAT) < 0)
+				return -1;
+			search_progress(S, &S->obs[S->nobs - 1], "race");
+		}
+	}
+	if (vt_interrupted)
+		return -1;
+	/* the last race runs have a baseline before them; one after pins them down */
+	if (measure(S, 0, TK_BASELINE) < 0)
+		return -1;
+	search_progress(S, &S->obs[S->nobs - 1], "baseline");
+	return 0;
+}
+
+int confirm(struct search *S, struct confirm *c, int *nc)
+{
+	int fin[8], nfin = 0, i, r, k = 0, K = 0, first;
+	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds;
+	double t[CONFIRM_MAX_ROUNDS] = { 0 }, bound[CONFIRM_MAX_ROUNDS];
+
+	/* the race, then the finalists: the best that beat the original, on the
+	 * search's and the race's runs */
+	if (race(S) < 0)
+		return -1;
+	nfin = best_points(S, fin, S->o->finalists);
+	first = S->nobs; /* the confirmation's evidence: its own runs from here */
 	*nc = nfin;
 	S->looks = 0;
 	if (nfin == 0)
@@ -166,6 +216,12 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 		c[i].decision = CD_UNDECIDED;
 		c[i].change_pct = c[i].ci_lo = c[i].ci_hi = NAN;
 	}
+	/* the looks' schedule, and the boundaries of each finalist's share of alpha */
+	for (r = 1; r <= r_max; r++)
+		if (r % per_look == 0 || r == r_max)
+			t[K++] = (double)r / r_max;
+	if (seq_bounds(CONFIRM_ALPHA / nfin, t, K, bound) < 0)
+		return error("confirmation: no looks to make (%d rounds, a look every %d)", r_max, per_look);
 	search_say(
 	    S,
 	    "confirming %d finalist(s) against the original settings: a look every %d rounds, at most %d rounds, "
@@ -184,9 +240,8 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 			return -1;
 		if (r % per_look && r < r_max)
 			continue;
-		if (look(S, first, c, nfin, r, r_prev, r_max) < 0)
+		if (look(S, first, c, nfin, seq_nominal(bound[k++])) < 0)
 			return -1;
-		r_prev = r;
 		for (i = 0; i < nfin; i++)
 			undecided += c[i].decision == CD_UNDECIDED;
 		if (!undecided)

@@ -42,6 +42,17 @@ struct point {
 };
 
 #define CONFIRM_MAX_ROUNDS 1000
+#define RACE_MAX 32
+/* The candidates raced for the finalists: three per finalist, at most RACE_MAX. */
+static inline int race_size(const struct search_opts *o)
+{
+	return 3 * o->finalists < RACE_MAX ? 3 * o->finalists : RACE_MAX;
+}
+/* The race's runs at most: each round a baseline and every contender, one baseline after. */
+static inline int race_runs(const struct search_opts *o)
+{
+	return o->race_rounds > 0 ? o->race_rounds * (1 + race_size(o)) + 1 : 0;
+}
 
 enum confirm_decision {
 	CD_UNDECIDED, /* the budget ended first */

@@ -51,12 +51,13 @@ void search_print_plan(const struct search *S, FILE *f)
 	if (o->time_budget > 0)
 		fprintf(f, "budget: %s, at most %d trials\n", fmt_duration(o->time_budget, a, sizeof(a)), o->trials);
 	fprintf(f,
-		"plan: %d trials (the first is the original settings) + %d baseline runs + up to %d repeat runs + %d "
+		"plan: %d trials (the first is the original settings) + %d baseline runs + up to %d repeat runs + up "
+		"to %d race runs + %d "
 		"confirmation runs before the first look (up to %d while a finalist is undecided) = at most %d "
 		"measurements of %d workload "
 		"run(s) each\n",
-		o->trials, baselines, (o->trials - 1) * o->repeats, confirm_runs, confirm_max,
-		o->trials + baselines + (o->trials - 1) * o->repeats + confirm_max, o->nwl);
+		o->trials, baselines, (o->trials - 1) * o->repeats, race_runs(o), confirm_runs, confirm_max,
+		o->trials + baselines + (o->trials - 1) * o->repeats + race_runs(o) + confirm_max, o->nwl);
 	fprintf(f, "objective: %s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire; i++)
 		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
@@ -78,7 +79,7 @@ void search_print_plan(const struct search *S, FILE *f)
 static void dry_run_estimate(const struct search *S)
 {
 	const struct search_opts *o = S->o;
-	int runs = o->trials + 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1 +
+	int runs = o->trials + 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1 + race_runs(o) +
 		   o->confirm_rounds * (1 + o->finalists);
 	double per = 0;
 	struct store *db;
@@ -115,10 +116,10 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 	if (S->o->quiet)
 		return;
 	left = per * (S->o->trials - S->trials_done) * (1 + 1.0 / S->o->baseline_every) * S->o->nwl +
-	       per * S->o->confirm_rounds * (1 + S->o->finalists) * S->o->nwl;
+	       per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists)) * S->o->nwl;
 	if (S->o->time_budget > 0 && left > S->o->time_budget - (vt_now() - S->t0))
 		left = fmax(0, S->o->time_budget - (vt_now() - S->t0)) +
-		       per * S->o->confirm_rounds * (1 + S->o->finalists);
+		       per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists));
 	best = b >= 0 ? &S->points[b] : NULL;
 	if (isatty(STDERR_FILENO)) {
 		filled = S->o->trials ? 20 * S->trials_done / S->o->trials : 0;

@@ -43,6 +43,15 @@ char *search_config_json(const struct search *S)
 	for (i = 0; i < o->nrequire && i < RUNCONFIG_MAX_REQUIRE; i++)
 		snprintf(c.require[i], sizeof(c.require[i]), "%s", o->require[i].text);
 	c.nrequire = i;
+	c.has_design = true;
+	c.baseline_every = o->baseline_every;
+	c.finalists = o->finalists;
+	c.race_rounds = o->race_rounds;
+	c.confirm_rounds = o->confirm_rounds;
+	c.confirm_max_rounds = o->confirm_max_rounds;
+	c.min_effect = o->min_effect;
+	c.warmup = o->warmup;
+	settle_format(o->settle, c.settle, sizeof(c.settle));
 	return run_config_json(&c);
 }
 
@@ -108,6 +117,22 @@ int search_resume_config(struct search_opts *o, char *knobs, size_t knobslen, ch
 	for (i = 0; i < c.nrequire && o->nrequire < SEARCH_MAX_REQUIRE; i++)
 		if (requirement_parse(c.require[i], &o->require[o->nrequire]) == 0)
 			o->nrequire++;
+	/* the measurement design goes on as it began (runs stored before it was kept:
+	 * the command line's) */
+	if (c.has_design) {
+		char why[256];
+		o->baseline_every = c.baseline_every;
+		o->finalists = c.finalists;
+		o->race_rounds = c.race_rounds;
+		o->confirm_rounds = c.confirm_rounds;
+		o->confirm_max_rounds = c.confirm_max_rounds;
+		o->min_effect = c.min_effect;
+		o->warmup = c.warmup;
+		if (settle_parse(c.settle, &o->settle, why, sizeof(why)) < 0) {
+			error("run %ld: its stored settle steps '%s' are damaged: %s", o->resume, c.settle, why);
+			return EXIT_USAGE;
+		}
+	}
 	return 0;
 }
 

@@ -45,6 +45,7 @@ struct search_opts {
 	uint64_t mem_limit, swap;
 	double timeout;
 	int baseline_every, finalists;
+	int race_rounds;	/* runs of each contender for the finalists, before the confirmation */
 	int confirm_rounds;	/* rounds between looks at the confirmation data */
 	int confirm_max_rounds; /* rounds at most (the design's full information) */
 	double min_effect;	/* the smallest change of the cost worth having (0.05: 5%) */

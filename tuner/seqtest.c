@@ -1,5 +1,7 @@
-/* seqtest.c - paired t, alpha spending and Holm (GSL for the distributions). */
+/* seqtest.c - paired t, alpha spending and its group-sequential boundaries (GSL for
+ * the distributions). */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +17,6 @@ double seq_spent(double alpha, double t)
 	if (t >= 1)
 		return alpha;
 	return 2 * gsl_cdf_ugaussian_Q(z / sqrt(t));
-}
-
-double seq_look_alpha(double alpha, int n, int n_prev, int n_max)
-{
-	if (n_max <= 0 || n <= n_prev)
-		return 0;
-	return seq_spent(alpha, (double)n / n_max) - seq_spent(alpha, (double)n_prev / n_max);
 }
 
 void paired_summary(const double *d, int n, struct paired *p)
@@ -69,25 +64,83 @@ void paired_ci(const struct paired *p, double a, double *lo, double *hi)
 	*hi = p->mean + h;
 }
 
-void holm(const double *p, int m, double a, bool *reject)
-{
-	int order[64], i, j, k;
+/* The boundaries, look by look. S_k = Z_k sqrt(t_k) is a Brownian motion observed at
+ * t_1 < t_2 < ...: its increments are independent N(0, t_k - t_{k-1}). f holds the
+ * density of S_k on the continuation region (-b_k, b_k), b_k = c_k sqrt(t_k), at
+ * SEQ_GRID points (Simpson weights); the chance of crossing at look k + 1 is the
+ * integral of f against the two tails of the step, and c_{k+1} is found by
+ * bisection so that it equals that look's increment of the spending function. */
+#define SEQ_GRID 601 /* odd, for Simpson's rule */
+#define SEQ_C_MAX 40.0
 
-	if (m > 64)
-		m = 64;
-	for (i = 0; i < m; i++) {
-		reject[i] = false;
-		order[i] = i;
+static double simpson_w(int i, double h)
+{
+	return h / 3 * (i == 0 || i == SEQ_GRID - 1 ? 1 : i % 2 ? 4 : 2);
+}
+
+/* P(cross at the next look) for a boundary b there, step sd s, density f on (-bp, bp) */
+static double cross_prob(const double *f, double bp, double s, double b)
+{
+	double h = 2 * bp / (SEQ_GRID - 1), p = 0;
+	int i;
+
+	for (i = 0; i < SEQ_GRID; i++) {
+		double u = -bp + i * h;
+		p += simpson_w(i, h) * f[i] * (gsl_cdf_ugaussian_Q((b - u) / s) + gsl_cdf_ugaussian_P((-b - u) / s));
 	}
-	for (i = 1; i < m; i++) /* by p, smallest first */
-		for (j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
-			k = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = k;
+	return p;
+}
+
+int seq_bounds(double alpha, const double *t, int K, double *c)
+{
+	double f[SEQ_GRID], g[SEQ_GRID], bp = 0, tp = 0;
+	int k, i, j;
+
+	if (K < 1 || !(alpha > 0 && alpha < 1))
+		return -1;
+	for (k = 0; k < K; k++) {
+		double a = seq_spent(alpha, t[k]) - seq_spent(alpha, tp), s, lo = 0, hi = SEQ_C_MAX, b, h, hp;
+
+		if (!(t[k] > tp) || t[k] > 1 + 1e-12)
+			return -1;
+		s = sqrt(t[k] - tp);
+		if (k == 0) {
+			c[0] = a > 0 ? gsl_cdf_ugaussian_Qinv(a / 2) : SEQ_C_MAX;
+			if (c[0] > SEQ_C_MAX)
+				c[0] = SEQ_C_MAX;
+		} else {
+			/* the crossing chance falls as the boundary rises */
+			for (j = 0; j < 100 && hi - lo > 1e-10; j++) {
+				double mid = (lo + hi) / 2;
+				if (cross_prob(f, bp, s, mid * sqrt(t[k])) > a)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			c[k] = (lo + hi) / 2;
 		}
-	for (i = 0; i < m; i++) {
-		if (!(p[order[i]] <= a / (m - i)))
-			break;
-		reject[order[i]] = true;
+		/* the density of S_k where the search goes on */
+		b = c[k] * sqrt(t[k]);
+		h = 2 * b / (SEQ_GRID - 1);
+		hp = 2 * bp / (SEQ_GRID - 1);
+		for (i = 0; i < SEQ_GRID; i++) {
+			double x = -b + i * h;
+			if (k == 0) {
+				g[i] = gsl_ran_gaussian_pdf(x, s);
+				continue;
+			}
+			g[i] = 0;
+			for (j = 0; j < SEQ_GRID; j++)
+				g[i] += simpson_w(j, hp) * f[j] * gsl_ran_gaussian_pdf(x - (-bp + j * hp), s);
+		}
+		memcpy(f, g, sizeof(f));
+		bp = b;
+		tp = t[k];
 	}
+	return 0;
+}
+
+double seq_nominal(double c)
+{
+	return 2 * gsl_cdf_ugaussian_Q(c);
 }

@@ -1,4 +1,7 @@
 /* test_seqtest.c - the confirmation's statistics on data with known answers. */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -7,25 +10,134 @@
 
 static void spending_is_alpha_at_the_end_and_little_early(void **state)
 {
-	double sum = 0;
-	int n, prev = 0;
-
 	(void)state;
 	assert_float_equal(seq_spent(0.05, 1), 0.05, 1e-12);
 	assert_float_equal(seq_spent(0.05, 0.5), 0.0055746, 1e-6);
 	assert_float_equal(seq_spent(0.05, 0.2), 1.17264e-5, 1e-9);
 	assert_float_equal(seq_spent(0.05, 0), 0, 0);
-	/* looks every 5 rounds of 25: the increments add up to alpha, the last is the largest */
-	for (n = 5; n <= 25; n += 5) {
-		double a = seq_look_alpha(0.05, n, prev, 25);
-		assert_true(a > 0);
-		if (n == 25)
-			assert_float_equal(a, 0.05 - 0.0284296, 1e-6);
-		sum += a;
-		prev = n;
+}
+
+static const double five[] = { 0.2, 0.4, 0.6, 0.8, 1 };
+
+static void one_look_is_the_fixed_test(void **state)
+{
+	double t = 1, c;
+
+	(void)state;
+	assert_int_equal(seq_bounds(0.05, &t, 1, &c), 0);
+	assert_float_equal(c, 1.959964, 1e-5);
+	assert_float_equal(seq_nominal(c), 0.05, 1e-9);
+}
+
+static void boundaries_fall_and_beat_the_sum_over_looks(void **state)
+{
+	double c[5];
+	int k;
+
+	(void)state;
+	assert_int_equal(seq_bounds(0.05, five, 5, c), 0);
+	/* the first look spends 1.17e-5: |z| >= 4.38 */
+	assert_float_equal(c[0], 4.3826, 1e-3);
+	for (k = 1; k < 5; k++) {
+		/* each later boundary is lower, and lower than the one of spending
+		 * the look's increment on its own (the conservative sum over looks) */
+		double inc = seq_spent(0.05, five[k]) - seq_spent(0.05, five[k - 1]);
+		assert_true(c[k] < c[k - 1]);
+		assert_true(c[k] < gsl_cdf_ugaussian_Qinv(inc / 2));
 	}
-	assert_float_equal(sum, 0.05, 1e-12);
-	assert_float_equal(seq_look_alpha(0.05, 5, 5, 25), 0, 0);
+	/* the last look is near the fixed test's 1.96, not at the 2.30 of its increment */
+	assert_true(c[4] > 1.96 && c[4] < 2.10);
+}
+
+static void bad_schedules_are_refused(void **state)
+{
+	const double back[] = { 0.5, 0.4 }, zero[] = { 0, 1 }, over[] = { 0.5, 1.5 };
+	double c[2];
+
+	(void)state;
+	assert_int_equal(seq_bounds(0.05, five, 0, c), -1);
+	assert_int_equal(seq_bounds(0.05, back, 2, c), -1);
+	assert_int_equal(seq_bounds(0.05, zero, 2, c), -1);
+	assert_int_equal(seq_bounds(0.05, over, 2, c), -1);
+	assert_int_equal(seq_bounds(0, five, 5, c), -1);
+}
+
+/* A Brownian motion observed at the looks crosses each boundary first with the
+ * chance the spending gives that look: checked on 200000 simulated paths (seeded),
+ * within 4 standard errors, for even and uneven schedules. */
+static void boundaries_spend_what_they_say(const double *t, int K)
+{
+	const int paths = 200000;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int first[8] = { 0 }, p, k, total = 0;
+	double c[8];
+
+	gsl_rng_set(r, 20261203);
+	assert_int_equal(seq_bounds(0.05, t, K, c), 0);
+	for (p = 0; p < paths; p++) {
+		double s = 0, tp = 0;
+		for (k = 0; k < K; k++) {
+			s += gsl_ran_gaussian(r, sqrt(t[k] - tp));
+			tp = t[k];
+			if (fabs(s) / sqrt(t[k]) >= c[k]) {
+				first[k]++;
+				break;
+			}
+		}
+	}
+	for (k = 0; k < K; k++) {
+		double want = seq_spent(0.05, t[k]) - seq_spent(0.05, k ? t[k - 1] : 0), got = (double)first[k] / paths;
+		double se = sqrt(want * (1 - want) / paths);
+		assert_true(fabs(got - want) <= 4 * se + 1e-5);
+		total += first[k];
+	}
+	assert_true(fabs((double)total / paths - seq_spent(0.05, t[K - 1])) <= 4 * sqrt(0.05 * 0.95 / paths));
+	gsl_rng_free(r);
+}
+
+static void even_looks_spend_what_they_say(void **state)
+{
+	(void)state;
+	boundaries_spend_what_they_say(five, 5);
+}
+
+static void uneven_looks_spend_what_they_say(void **state)
+{
+	const double t[] = { 0.3, 0.45, 0.7, 1 };
+	(void)state;
+	boundaries_spend_what_they_say(t, 4);
+}
+
+/* The design as the confirmation uses it: paired t tests at each look's nominal
+ * level, 5 pairs per look up to 25, alpha shared by two finalists. On 20000 seeded
+ * null sequences the rate of any rejection is at most its share, 0.025, within
+ * 3 standard errors (the t statistics at few pairs are the approximate part). */
+static void paired_t_at_the_boundaries_keeps_alpha(void **state)
+{
+	const int seqs = 20000;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double c[5], d[25];
+	int s, k, i, rejected = 0;
+
+	(void)state;
+	gsl_rng_set(r, 42);
+	assert_int_equal(seq_bounds(0.025, five, 5, c), 0);
+	for (s = 0; s < seqs; s++) {
+		for (i = 0; i < 25; i++)
+			d[i] = gsl_ran_gaussian(r, 0.14);
+		for (k = 0; k < 5; k++) {
+			struct paired p;
+			paired_summary(d, 5 * (k + 1), &p);
+			if (paired_p(&p) <= seq_nominal(c[k])) {
+				rejected++;
+				break;
+			}
+		}
+	}
+	assert_true((double)rejected / seqs <= 0.025 + 3 * sqrt(0.025 * 0.975 / seqs));
+	/* and it is not far below: the design spends its alpha */
+	assert_true((double)rejected / seqs >= 0.018);
+	gsl_rng_free(r);
 }
 
 static void paired_t_on_known_data(void **state)
@@ -62,29 +174,18 @@ static void no_variance_is_no_evidence(void **state)
 	assert_float_equal(paired_p(&p), 1, 0);
 }
 
-static void holm_steps_down(void **state)
-{
-	const double p1[] = { 0.01, 0.04, 0.03 }, p2[] = { 0.01, 0.02, 0.04 }, p3[] = { 0.02, 0.03 };
-	bool r[3];
-
-	(void)state;
-	holm(p1, 3, 0.05, r); /* 0.01 <= 0.05/3; 0.03 > 0.05/2 stops */
-	assert_true(r[0] && !r[1] && !r[2]);
-	holm(p2, 3, 0.05, r); /* 0.01, 0.02 <= 0.025, 0.04 <= 0.05 */
-	assert_true(r[0] && r[1] && r[2]);
-	holm(p3, 2, 0.05, r); /* 0.02 <= 0.025, then 0.03 <= 0.05 */
-	assert_true(r[0] && r[1]);
-	holm(p3, 2, 0.03, r); /* 0.02 > 0.015 */
-	assert_true(!r[0] && !r[1]);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spending_is_alpha_at_the_end_and_little_early),
 		cmocka_unit_test(paired_t_on_known_data),
 		cmocka_unit_test(no_variance_is_no_evidence),
-		cmocka_unit_test(holm_steps_down),
+		cmocka_unit_test(one_look_is_the_fixed_test),
+		cmocka_unit_test(boundaries_fall_and_beat_the_sum_over_looks),
+		cmocka_unit_test(bad_schedules_are_refused),
+		cmocka_unit_test(even_looks_spend_what_they_say),
+		cmocka_unit_test(uneven_looks_spend_what_they_say),
+		cmocka_unit_test(paired_t_at_the_boundaries_keeps_alpha),
 	};
 
 	return cmocka_run_group_tests_name("seqtest", tests, NULL, NULL);
