@@ -93,6 +93,12 @@ static void summarize_field(const struct wl_runs *w, int f, struct summary *s)
 		if (w->res[i].outcome == RUN_OK)
 			x[n++] = f < 0 ? run_value(&w->res[i], "bytes_allocated") : field(&w->res[i], f);
 	summarize_robust(x, n, s);
+	/* times, faults and bytes are never below 0: a t interval of a few noisy runs
+	 * can reach there, and is cut at 0 (the precision keeps the wider side) */
+	if (s->lo < 0)
+		s->lo = 0;
+	if (s->ci_lo < 0)
+		s->ci_lo = 0;
 }
 
 /* Runs whose elapsed time is far from the others: each against the median and MAD
@@ -110,11 +116,16 @@ static void print_outliers(const struct wl_runs *w, const struct summary *s)
 			first = i;
 		else
 			rest[n++] = w->res[i].elapsed;
-		double z = modified_z(w->res[i].elapsed, s->median, s->mad);
-		if (s->n >= 5 && fabs(z) > 3.5)
+		double z = modified_z(w->res[i].elapsed, s->median, s->mad), d = w->res[i].elapsed - s->median;
+		if (s->n < 5 || !(fabs(z) > 3.5))
+			continue;
+		if (s->mad > 0)
 			printf("warning: run %d (%.3f s) is an outlier: %s than the median %.3f s by %.1f MADs\n", i + 1,
-			       w->res[i].elapsed, z > 0 ? "slower" : "faster", s->median,
-			       fabs(w->res[i].elapsed - s->median) / s->mad);
+			       w->res[i].elapsed, d > 0 ? "slower" : "faster", s->median, fabs(d) / s->mad);
+		else if (fabs(d) > 0.05 * s->median) /* most runs alike to the last digit: no scale but 5% */
+			printf("warning: run %d (%.3f s) is an outlier: %.0f%% %s than the %.3f s most runs took\n",
+			       i + 1, w->res[i].elapsed, 100 * fabs(d) / s->median, d > 0 ? "slower" : "faster",
+			       s->median);
 	}
 	if (first < 0 || n < 3)
 		return;
@@ -359,30 +370,9 @@ static int one_run(const struct wl_runs *w, const char *probe, double timeout, u
 	struct run_spec spec = {
 		.workload = w->spec, .timeout = timeout, .echo = vt.verbose > 0, .probe = probe, .root = vt.root
 	};
-	struct cgroup cg;
-	int rc = 0;
+	int rc = runner_run_sandboxed(&spec, mem_limit, swap_size, so, cost, before, r);
 
-	if (so->steps && settle(so, cost) < 0)
-		return EXIT_ENV;
-	if (before) {
-		settle_state_now(before);
-		settle_canaries(before);
-	}
-	if (mem_limit) {
-		if (cgroup_create(&cg, mem_limit, swap_size ? swap_size : CGROUP_UNLIMITED) < 0)
-			return EXIT_ENV;
-		spec.cg = &cg;
-	}
-	if (runner_run(&spec, r) < 0) {
-		if (mem_limit)
-			cgroup_remove(&cg);
-		return EXIT_USAGE;
-	}
-	if (mem_limit && cgroup_remove(&cg) < 0)
-		rc = EXIT_ENV;
-	if (before)
-		before->host_reported_during_kib = settle_host_reported_kib() - before->host_reported_kib;
-	return rc;
+	return rc == 0 ? 0 : rc == -2 ? EXIT_USAGE : EXIT_ENV;
 }
 
 int cmd_run(int argc, char **argv)

@@ -18,6 +18,7 @@
 
 #include "runner.h"
 #include "sampler.h"
+#include "settle.h"
 #include "text.h"
 #include "vmtune.h"
 #include "workload.h"
@@ -478,4 +479,32 @@ const char *run_describe(const struct run_result *res, char *buf, size_t size)
 		break;
 	}
 	return buf;
+}
+
+int runner_run_sandboxed(struct run_spec *spec, uint64_t mem_limit, uint64_t swap, const struct settle_opts *so,
+			 struct settle_cost *cost, struct settle_state *before, struct run_result *res)
+{
+	struct cgroup cg;
+	int rc = 0;
+
+	if (so && so->steps && settle(so, cost) < 0)
+		return -1;
+	if (before) {
+		settle_state_now(before);
+		settle_canaries(before);
+	}
+	spec->cg = NULL;
+	if (mem_limit) {
+		if (cgroup_create(&cg, mem_limit, swap ? swap : CGROUP_UNLIMITED) < 0)
+			return -1;
+		spec->cg = &cg;
+	}
+	if (runner_run(spec, res) < 0)
+		rc = -2;
+	if (mem_limit && cgroup_remove(&cg) < 0 && rc == 0)
+		rc = -1;
+	spec->cg = NULL;
+	if (before)
+		before->host_reported_during_kib = settle_host_reported_kib() - before->host_reported_kib;
+	return rc;
 }

@@ -3,6 +3,7 @@
 #define VMTUNE_RUNNER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cgroup.h"
 
@@ -48,6 +49,18 @@ struct run_result {
 };
 
 int runner_run(const struct run_spec *spec, struct run_result *res);
+
+struct settle_opts;
+struct settle_cost;
+struct settle_state;
+/* One measured run the way run and search both make it: the settle steps first
+ * (their cost added to *cost), the machine's state just before it into *before
+ * (with the canaries; NULL: not kept), then the workload in a fresh memory cgroup
+ * of mem_limit (0: none; swap 0: swap not limited) that is removed after.
+ * spec->cg is set here. Returns 0; -1 when settling or the cgroup failed (the
+ * machine); -2 when the workload could not be run at all. */
+int runner_run_sandboxed(struct run_spec *spec, uint64_t mem_limit, uint64_t swap, const struct settle_opts *so,
+			 struct settle_cost *cost, struct settle_state *before, struct run_result *res);
 const char *run_outcome_name(enum run_outcome o);
 /* "killed by the OOM killer: Memory cgroup out of memory: Killed process ..." */
 const char *run_describe(const struct run_result *res, char *buf, size_t size);

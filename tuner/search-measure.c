@@ -44,23 +44,10 @@ static int run_one(struct search *S, int w, struct run_result *r)
 				 .echo = S->o->echo,
 				 .root = S->o->root,
 				 .probe = S->o->probe };
-	struct cgroup cg;
 
-	if (S->settle.steps && settle(&S->settle, &S->settle_cost) < 0)
-		return -1;
-	if (S->o->mem_limit) {
-		if (cgroup_create(&cg, S->o->mem_limit, S->o->swap ? S->o->swap : CGROUP_UNLIMITED) < 0)
-			return -1;
-		spec.cg = &cg;
-	}
-	if (runner_run(&spec, r) < 0) {
-		if (S->o->mem_limit)
-			cgroup_remove(&cg);
-		return -1;
-	}
-	if (S->o->mem_limit && cgroup_remove(&cg) < 0)
-		return -1;
-	return 0;
+	return runner_run_sandboxed(&spec, S->o->mem_limit, S->o->swap, &S->settle, &S->settle_cost, NULL, r) == 0
+		       ? 0
+		       : -1;
 }
 
 /* Runs of every workload under the settings as they are, before anything is

@@ -157,22 +157,25 @@ void settle_state_now(struct settle_state *st)
 {
 	static enum meminfo_item items[] = { MEMINFO_MEM_DIRTY, MEMINFO_MEM_WRITEBACK, MEMINFO_MEM_CACHED,
 					     MEMINFO_MEM_FREE };
-	struct meminfo_info *mi = NULL;
+	/* one context for the process: this is polled every 50-100 ms while settling,
+	 * and each select reads /proc/meminfo afresh */
+	static struct meminfo_info *mi;
 	struct meminfo_stack *m;
 
 	st->dirty_kb = st->writeback_kb = st->cached_kb = st->free_kb = NAN;
 	st->host_reported_kib = settle_host_reported_kib();
 	st->host_reported_during_kib = NAN;
 	st->canary_cpu_ms = st->canary_mem_ms = NAN;
-	if (procps_meminfo_new(&mi) < 0)
+	if (!mi && procps_meminfo_new(&mi) < 0) {
+		mi = NULL;
 		return;
+	}
 	if ((m = procps_meminfo_select(mi, items, 4))) {
 		st->dirty_kb = (double)m->head[0].result.ul_int;
 		st->writeback_kb = (double)m->head[1].result.ul_int;
 		st->cached_kb = (double)m->head[2].result.ul_int;
 		st->free_kb = (double)m->head[3].result.ul_int;
 	}
-	procps_meminfo_unref(&mi);
 }
 
 static int poke(const char *path, const char *value)

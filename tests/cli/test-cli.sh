@@ -124,6 +124,13 @@ check "under 5 runs normality is not checked, and it says so" out_has 'Student t
 check "a fake tree is not settled, and it says so" out_has '^Settling before each run: +none \(--root'
 check "one warm-up run, not counted" out_has '^Warm-up runs \(not counted\): +1 '
 
+rm -f "$T/cnt"
+expect 0 "two runs far apart" --root "$R" run --runs 2 --warmup 0 \
+	--workload "exec:if [ -e $T/cnt ]; then sleep 0.3; else touch $T/cnt; fi"
+check "the interval of a time stops at 0 (a t interval on two runs reaches below)" \
+	out_has '^Elapsed 95% confidence interval: +0\.000 \.\. [0-9.]+ s'
+rm -f "$T/cnt"
+
 # precision on demand, outliers, and an interval that does not assume normality
 expect 0 "--precision 5% on a steady workload" --root "$R" run --json --precision 5% --workload "exec:sleep 0.2"
 check "reached, in fewer runs than --max-runs" \
