@@ -92,7 +92,7 @@ static void summarize_field(const struct wl_runs *w, int f, struct summary *s)
 	for (i = 0; i < w->nruns; i++)
 		if (w->res[i].outcome == RUN_OK)
 			x[n++] = f < 0 ? run_value(&w->res[i], "bytes_allocated") : field(&w->res[i], f);
-	summarize_robust(x, n, s);
+	summarize_robust_at(x, n, w->precision > 0 ? PRECISION_LEVEL : 0.95, s);
 	/* times, faults and bytes are never below 0: a t interval of a few noisy runs
 	 * can reach there, and is cut at 0 (the precision keeps the wider side) */
 	if (s->lo < 0)
@@ -201,6 +201,9 @@ static void print_block(const struct wl_runs *w)
 			printf("; the runs are not normal, Shapiro-Francia p = %.3f", s.normal_p);
 		else if (isnan(s.normal_p))
 			printf("; normality not checked under 5 runs");
+		if (w->precision > 0)
+			printf("; %.1f%% at each look, so that --precision's repeated looks keep 95%%",
+			       100 * PRECISION_LEVEL);
 		printf(")\n");
 		printf("%-36s%.1f%%\n", "Elapsed coefficient of variation:", 100.0 * s.cv);
 	} else if (s.n >= 2) {
@@ -607,8 +610,9 @@ int cmd_run(int argc, char **argv)
 				double h = summary_rel_halfwidth(&sm);
 				wl[i].precise = h <= precision;
 				if (k + 1 >= wl[i].want)
-					info("  95%% CI +/- %s%.1f%% (%s), target %.1f%%", isfinite(h) ? "" : "?",
-					     isfinite(h) ? 100 * h : 0.0, ci_method_name(sm.method), 100 * precision);
+					info("  %.1f%% CI +/- %s%.1f%% (%s), target %.1f%%", 100 * PRECISION_LEVEL,
+					     isfinite(h) ? "" : "?", isfinite(h) ? 100 * h : 0.0, ci_method_name(sm.method),
+					     100 * precision);
 			}
 		}
 		if (precision > 0 && !wl[i].precise && !vt_interrupted)

@@ -70,13 +70,14 @@ double modified_z(double x, double median, double mad)
 	return mad > 0 ? 0.6745 * (x - median) / mad : (x == median ? 0 : copysign(INFINITY, x - median));
 }
 
-/* The largest k with P(Binom(n, 1/2) <= k - 1) <= 0.025: [x_(k), x_(n+1-k)] covers the
- * median with probability 1 - 2 P(Binom <= k - 1) >= 95%, whatever the distribution. */
-static int rank_k(int n, double *coverage)
+/* The largest k with P(Binom(n, 1/2) <= k - 1) <= (1 - level) / 2: [x_(k), x_(n+1-k)]
+ * covers the median with probability 1 - 2 P(Binom <= k - 1) >= level, whatever the
+ * distribution. */
+static int rank_k(int n, double level, double *coverage)
 {
 	int k = 0;
 
-	while (k + 1 <= n / 2 && gsl_cdf_binomial_P((unsigned)k, 0.5, (unsigned)n) <= 0.025)
+	while (k + 1 <= n / 2 && gsl_cdf_binomial_P((unsigned)k, 0.5, (unsigned)n) <= (1 - level) / 2)
 		k++;
 	if (k == 0)
 		return 0;
@@ -85,6 +86,11 @@ static int rank_k(int n, double *coverage)
 }
 
 void summarize_robust(const double *x, int n, struct summary *s)
+{
+	summarize_robust_at(x, n, 0.95, s);
+}
+
+void summarize_robust_at(const double *x, int n, double level, struct summary *s)
 {
 	double *y, w;
 	int i, k;
@@ -103,12 +109,13 @@ void summarize_robust(const double *x, int n, struct summary *s)
 	s->mad = gsl_stats_median_from_sorted_data(y, 1, (size_t)n);
 	shapiro_francia(x, n, &w, &s->normal_p);
 	if (n >= 2 && !(s->normal_p < 0.05)) {
+		double half = gsl_cdf_tdist_Pinv((1 + level) / 2, (double)(n - 1)) * s->sd / sqrt((double)n);
 		s->method = CI_T;
 		s->centre = s->mean;
-		s->lo = s->ci_lo;
-		s->hi = s->ci_hi;
-		s->coverage = 0.95;
-	} else if ((k = rank_k(n, &s->coverage)) > 0) {
+		s->lo = s->mean - half;
+		s->hi = s->mean + half;
+		s->coverage = level;
+	} else if ((k = rank_k(n, level, &s->coverage)) > 0) {
 		memcpy(y, x, (size_t)n * sizeof(*y));
 		gsl_sort(y, 1, (size_t)n);
 		s->method = CI_RANK;

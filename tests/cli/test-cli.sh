@@ -136,10 +136,12 @@ expect 0 "--precision 5% on a steady workload" --root "$R" run --json --precisio
 check "reached, in fewer runs than --max-runs" \
 	test "$(jq '.workloads[0] | .precision_reached and .runs < 30 and .runs >= 3' "$T/out")" = true
 check "its interval is within 5% of the centre" test "$(jq '.workloads[0].elapsed_interval.rel_halfwidth <= 0.05' "$T/out")" = true
+check "at the raised level that keeps 95% over the looks" test "$(jq '.workloads[0].elapsed_interval.coverage >= 0.985' "$T/out")" = true
 # every third run is 10x slower: never precise to 1%, and two clusters
 n=0; rm -f "$T/cnt"
 expect 0 "--precision 1% that cannot be met stops at --max-runs" --root "$R" run --precision 1% --max-runs 9 \
 	--warmup 0 --workload "exec:n=\$(cat $T/cnt 2>/dev/null || echo 0); echo \$((n+1)) >$T/cnt; if [ \$((n % 3)) = 0 ]; then sleep 0.3; else sleep 0.03; fi"
+check "the block says the level of each look" out_has "98\\.5% at each look, so that --precision's repeated looks keep 95%"
 check "the block says it was not reached" out_has '^Precision: +NOT reached: 1\.0% asked \(--max-runs ended it\) after 9 runs$'
 check "and a warning says so" err_has 'did not come within 1\.0% in 9 runs \(--max-runs 9\)'
 check "two clusters are not normal: the rank interval of the median" \
