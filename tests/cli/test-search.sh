@@ -23,7 +23,7 @@ SUM=$(tree_sum "$R")
 # --- dry run --------------------------------------------------------------------
 S --trials 40 --dry-run --db "$T/dry.db" -o "$T/dry.yaml"
 check "dry run exits 0" test "$RC" = 0
-check "the plan counts the runs" out_has '^plan: 40 trials \(the first is the original settings\) \+ [0-9]+ baseline runs \+ up to [0-9]+ repeat runs \+ 15 confirmation runs before the first look'
+check "the plan counts the runs" out_has '^plan: 40 trials \(the first is the original settings\) \+ [0-9]+ baseline runs \+ up to [0-9]+ repeat runs \+ up to 15 race runs \+ 15 confirmation runs before the first look'
 check "the plan lists knobs with ranges" out_has 'vm\.swappiness +original 60 +search 10\.\.200'
 check "the plan names the files" out_has "would write: $T/dry.yaml"
 check "dry run wrote no profile" test ! -e "$T/dry.yaml"
@@ -95,6 +95,7 @@ check "bad input changed nothing" test "$(tree_sum "$R")" = "$SUM"
 # --- Ctrl-C keeps the results, restores, and --resume finishes ---------------------------------
 SLOW="exec:sleep 0.1; $TOP/tests/search/quadratic.sh $R"
 "$VMTUNE" --root "$R" search --workload "$SLOW" --metric value --knobs $KNOBS --trials 30 --db "$T/r.db" \
+	--finalists 1 --race-rounds 1 --confirm-rounds 4 --confirm-max-rounds 8 --min-effect 3% --warmup 0 \
 	-o "$T/r.yaml" >"$T/out" 2>"$T/err" &
 pid=$!
 for i in $(seq 300); do [ "$(sqlite3 "$T/r.db" "select count(*) from trials where kind='candidate'" 2>/dev/null)" -ge 8 ] 2>/dev/null && break; sleep 0.1; done
@@ -112,6 +113,16 @@ check "resume says where it picked up" err_has "resuming run 1: [0-9]+ measureme
 check "resume: 30 trials in all, none lost or repeated" \
 	test "$(sqlite3 "$T/r.db" "select count(distinct settings) from trials where run_id=1 and kind in ('baseline','candidate')")" = 30
 check "resume: the run is done" test "$(sqlite3 "$T/r.db" 'select status from runs where id=1')" = done
+check "resume: the design it began with (1 finalist, raced once, a look every 4 rounds up to 8, 3%)" \
+	err_has 'confirming 1 finalist\(s\) against the original settings: a look every 4 rounds, at most 8 rounds, smallest change worth having 3%'
+check "resume: the race as it began (3 candidates for 1 finalist, 1 run each)" \
+	err_has 'racing the 3 best candidates for 1 finalist\(s\): 1 more run\(s\) each'
+check "resume: no warm-up, as it began" err_has '0 warm-up run\(s\)'
+sqlite3 "$T/r-interrupted.db" "update runs set config = json_set(config, '$.design.finalists', 99) where id=1"
+vt --root "$R" search --resume 1 --db "$T/r-interrupted.db" -o "$T/r2.yaml"
+check "resume of a stored design out of its ranges is refused (exit $RC)" test "$RC" = 2
+check "and says the configuration is damaged" err_has 'run 1: its stored configuration is damaged'
+check "resume refused: settings untouched" test "$(tree_sum "$R")" = "$SUM"
 check "resume: settings restored" test "$(tree_sum "$R")" = "$SUM"
 
 # --- --apply makes the recommendation stick, journalled --------------------------------------
