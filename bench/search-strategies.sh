@@ -31,7 +31,8 @@ declare -A res
 for st in bo random grid; do
 	: >"$T/$st.txt"
 	for seed in $(seq "$SEEDS"); do
-		rm -f "$T/db"
+		rm -f "$T/db" "$T/root/run/draws"
+		mkdir -p "$T/root/run" && echo "$seed" >"$T/root/run/seed" # the objective's noise, seeded per search
 		build/vmtune -q --root "$T/root" search --workload "exec:tests/search/quadratic.sh $T/root" --metric value \
 			--knobs $KNOBS --strategy $st --trials "$BUDGET" --seed "$seed" --db "$T/db" -o "$T/p.yaml" \
 			--confirm-rounds 2 --finalists 1 >/dev/null

@@ -185,7 +185,8 @@ for sig in TERM INT HUP; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	check "SIG$sig: vmtune exits with 128+signal ($rc)" test $rc -ge 129 -a $rc -le 143
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig: vmtune exits with 128+SIG$sig = $want ($rc)" test "$rc" = "$want"
 	check "SIG$sig: page-cluster restored" test "$(vm page-cluster)" = 3
 	check "SIG$sig: journal empty" test ! -e "$S/journal"
 done

@@ -31,8 +31,19 @@ VALUES=$(knob_values "$R")
 expect 0 "apply --dry-run" --root "$R" apply --dry-run "$P"
 check "dry run: a row per knob with current, profile, change, status" \
 	out_has '^vm\.page-cluster +3 +2 +yes +writable'
-check "dry run: an unchanged knob says no" out_has '^vm\.swappiness +60 +30 +yes' 
+check "dry run: a changed knob says yes" out_has '^vm\.swappiness +60 +30 +yes' 
 check "dry run: the enum in words" out_has '^thp\.enabled +madvise +never +yes +writable'
+cat >"$T/same.yaml" <<'YAML'
+vmtune: 1
+name: same
+settings:
+  vm.swappiness: 60
+  vm.page-cluster: 2
+YAML
+expect 0 "apply --dry-run of a profile with a knob already at its value" --root "$R" apply --dry-run "$T/same.yaml"
+check "dry run: an unchanged knob says no" out_has '^vm\.swappiness +60 +60 +no'
+check "dry run: and the changed one beside it yes" out_has '^vm\.page-cluster +3 +2 +yes'
+expect 0 "apply --dry-run" --root "$R" apply --dry-run "$P"
 check "dry run: the sysctl.d file that fights it" out_has "warning: vm\.swappiness is also set in $R/etc/sysctl\.d/60-local\.conf:2 \(= 10\)"
 check "dry run: the evidence" out_has '^evidence: mtest01 -p 80 -w, 40 trials: elapsed 64\.1 -> 47\.9 \(-25\.3%, 95% CI -29\.0% \.\. -21\.1%\), significant'
 check "dry run: 5 of 5 would change" out_has '^5 of 5 setting\(s\) would change'

@@ -14,7 +14,14 @@ NOISE=${1:-0.01}
 vm=$R/proc/sys/vm
 kind=$(jq -r '[.swap_devices[]] | sort_by(-.size_kb) | (.[0].kind // "none")' "$M")
 mem=$(jq -r '.mem_total_kb' "$M")
-seed=$(od -An -N2 -tu2 /dev/urandom) # mawk clamps large seeds
+# seeded, so a test or a bench is repeatable: ROOT/run/seed (default 1) and a counter
+# of draws in ROOT/run/draws (run/ is outside what the tests compare) give each
+# measurement its own seed (mawk clamps large ones)
+mkdir -p "$R/run"
+n=$(cat "$R/run/draws" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$R/run/draws"
+base=$(cat "$R/run/seed" 2>/dev/null || echo 1)
+seed=$(((base * 7919 + n * 131) % 65521 + 1))
 awk -v pc="$(cat "$vm/page-cluster")" -v sw="$(cat "$vm/swappiness")" -v vfs="$(cat "$vm/vfs_cache_pressure")" \
 	-v kind="$kind" -v mem="$mem" -v seed="$seed" -v noise="$NOISE" 'BEGIN {
 	srand(seed)

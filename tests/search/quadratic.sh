@@ -3,11 +3,18 @@
 # for testing and benchmarking the search: a bowl in page-cluster, swappiness,
 # vfs_cache_pressure and dirty_ratio with an interaction between the first two,
 # minimum 10 at page-cluster 4, swappiness 120, vfs_cache_pressure 200, dirty_ratio 15;
-# multiplied by (1 + NOISE * N(0,1)) (NOISE default 0.01). Prints value=...
+# multiplied by (1 + NOISE * N(0,1)) (NOISE default 0.01), the noise seeded. Prints value=...
 R=$1
 NOISE=${2:-0.01}
 vm=$R/proc/sys/vm
-seed=$(od -An -N2 -tu2 /dev/urandom) # mawk clamps large seeds
+# seeded, so a test or a bench is repeatable: ROOT/run/seed (default 1) and a counter
+# of draws in ROOT/run/draws (run/ is outside what the tests compare) give each
+# measurement its own seed (mawk clamps large ones)
+mkdir -p "$R/run"
+n=$(cat "$R/run/draws" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$R/run/draws"
+base=$(cat "$R/run/seed" 2>/dev/null || echo 1)
+seed=$(((base * 7919 + n * 131) % 65521 + 1))
 awk -v pc="$(cat "$vm/page-cluster")" -v sw="$(cat "$vm/swappiness")" -v vfs="$(cat "$vm/vfs_cache_pressure")" \
 	-v dr="$(cat "$vm/dirty_ratio")" -v seed="$seed" -v noise="$NOISE" 'BEGIN {
 	srand(seed)
