@@ -18,6 +18,7 @@ DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-d
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd
 
 CFLAGS ?= -O2 -g
+CFLAGS += $(SAN)
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
 ifeq ($(CI),true)
 CFLAGS += -Werror
@@ -81,6 +82,21 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 check: all $(UNIT_BIN)
 	@tests/run-all
 
+# AddressSanitizer and UndefinedBehaviorSanitizer: everything built again in build-san,
+# then the unit tests and the fake-tree suites (tests/cli; CLI_SUITES="a b" for some)
+# run on it. Every report goes to build-san/reports; any report fails the target.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+sanitize:
+	@$(MAKE) -s B=build-san SAN="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all \
+		$(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
+	@rm -rf build-san/reports && mkdir -p build-san/reports
+	@ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-san/reports/asan \
+		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-san/reports/ubsan \
+		VMTUNE=$(CURDIR)/build-san/vmtune UNIT_DIR=build-san/tests SUITES=cli tests/run-all
+	@if [ -n "$$(ls build-san/reports)" ]; then cat build-san/reports/*; \
+		echo "sanitizers: $$(ls build-san/reports | wc -l) report(s)"; exit 1; fi
+	@echo "sanitizers: no reports"
+
 UNITDIR = $(PREFIX)/lib/systemd/system
 
 install: all
@@ -93,7 +109,7 @@ install: all
 	install -m 644 profiles/*.yaml $(DESTDIR)$(PROFILEDIR)/
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-san
 
-.PHONY: all check install clean
+.PHONY: all check sanitize install clean
 .SECONDARY:

@@ -616,7 +616,7 @@ int cmd_run(int argc, char **argv)
 			}
 		}
 		if (precision > 0 && !wl[i].precise && !vt_interrupted)
-			warning("%s: the 95%% CI did not come within %.1f%% in %d runs (--max-runs %ld)", wl[i].name,
+			warning("%s: the interval did not come within %.1f%% in %d runs (--max-runs %ld)", wl[i].name,
 				100 * precision, wl[i].nruns, max_runs);
 	}
 	if (vt.json) {

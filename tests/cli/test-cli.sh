@@ -132,10 +132,10 @@ check "the interval of a time stops at 0 (a t interval on two runs reaches below
 rm -f "$T/cnt"
 
 # precision on demand, outliers, and an interval that does not assume normality
-expect 0 "--precision 5% on a steady workload" --root "$R" run --json --precision 5% --workload "exec:sleep 0.2"
+expect 0 "--precision 10% on a steady workload" --root "$R" run --json --precision 10% --workload "exec:sleep 0.2"
 check "reached, in fewer runs than --max-runs" \
 	test "$(jq '.workloads[0] | .precision_reached and .runs < 30 and .runs >= 3' "$T/out")" = true
-check "its interval is within 5% of the centre" test "$(jq '.workloads[0].elapsed_interval.rel_halfwidth <= 0.05' "$T/out")" = true
+check "its interval is within 10% of the centre" test "$(jq '.workloads[0].elapsed_interval.rel_halfwidth <= 0.10' "$T/out")" = true
 check "at the raised level that keeps 95% over the looks" test "$(jq '.workloads[0].elapsed_interval.coverage >= 0.985' "$T/out")" = true
 # every third run is 10x slower: never precise to 1%, and two clusters
 n=0; rm -f "$T/cnt"
