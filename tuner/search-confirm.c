@@ -159,10 +159,10 @@ static int best_points(const struct search *S, int *out, int n)
 	return m;
 }
 
-/* The race before the confirmation: the best few candidates (RACE_PER_FINALIST per
- * finalist) are measured again, RACE_ROUNDS rounds each after a run of the original,
- * so the finalists are picked on three runs each rather than on one lucky draw
- * among twenty. These runs choose; the confirmation's evidence is its own fresh runs,
+/* The race before the confirmation: the best few candidates (race_size: three per
+ * finalist) are measured again, --race-rounds rounds each after a run of the
+ * original, so the finalists are picked on three runs each (by default) rather than
+ * on one lucky draw among thirty. These runs choose; the confirmation's evidence is its own fresh runs,
  * so the choice spends none of its alpha. */
 static int race(struct search *S)
 {
