@@ -13,9 +13,11 @@ PROFILEDIR = $(PREFIX)/share/vmtune/profiles
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv, unshare),
 # procps (sysctl -p), qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the
-# fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back
+# fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back, clang and
+# libclang-rt-14-dev (libFuzzer: the fuzz targets)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
-	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd
+	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
+	clang libclang-rt-14-dev
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)
@@ -97,6 +99,23 @@ sanitize:
 		echo "sanitizers: $$(ls build-san/reports | wc -l) report(s)"; exit 1; fi
 	@echo "sanitizers: no reports"
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c) over the library, built with clang in
+# build-fuzz; `make fuzz` runs each FUZZ_SECONDS (default 20) on a copy of its corpus
+# in tests/fuzz/corpus/; bench/fuzz.sh is the long campaign.
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all -Wno-unknown-warning-option
+FUZZ_SECONDS ?= 20
+fuzz-build: $(B)/.deps
+	@$(MAKE) -s B=build-fuzz CC=clang SAN="$(FUZZ_FLAGS)" $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
+
+fuzz: fuzz-build
+	@tests/fuzz/run $(FUZZ_SECONDS)
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
+
 UNITDIR = $(PREFIX)/lib/systemd/system
 
 install: all
@@ -109,7 +128,7 @@ install: all
 	install -m 644 profiles/*.yaml $(DESTDIR)$(PROFILEDIR)/
 
 clean:
-	rm -rf $(B) build-san
+	rm -rf $(B) build-san build-fuzz
 
-.PHONY: all check sanitize install clean
+.PHONY: all check sanitize fuzz fuzz-build install clean
 .SECONDARY:

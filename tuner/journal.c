@@ -63,19 +63,14 @@ static bool is_knob(const struct entry *e)
 
 static void drop_entry(int i);
 
-static int journal_load(void)
+/* Read a journal's lines from f (name for messages) into the entries. */
+int journal_parse(FILE *f, const char *name)
 {
-	char path[PATH_MAX], line[PATH_MAX + 256], kind[16], mode;
-	FILE *f;
-	int fd;
+	char line[PATH_MAX + 256], kind[16];
 	int lineno = 0;
 
 	nentries = 0;
 	journal_boot[0] = '\0';
-	fd = open(vt_state_path(path, sizeof(path), "journal"), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f)
-		return errno == ENOENT ? 0 : error("cannot read journal '%s': %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		struct entry *e = &entries[nentries];
 		char *fields[6], *save = NULL, *tok;
@@ -87,20 +82,15 @@ static int journal_load(void)
 			snprintf(journal_boot, sizeof(journal_boot), "%s", line + 7);
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		if (nentries >= JOURNAL_MAX) {
-			fclose(f);
-			return error("journal '%s' has more than %d entries", path, JOURNAL_MAX);
-		}
+		if (nentries >= JOURNAL_MAX)
+			return error("journal '%s' has more than %d entries", name, JOURNAL_MAX);
 		for (tok = strtok_r(line, "\t", &save); tok && n < 6; tok = strtok_r(NULL, "\t", &save))
 			fields[n++] = tok;
-		if (n < 5 || sscanf(fields[0], "%15s", kind) != 1 || strlen(fields[1]) != 1) {
-			fclose(f);
-			return error("journal '%s' line %d is damaged; fix or remove it by hand", path, lineno);
-		}
-		mode = fields[1][0];
+		if (n < 5 || sscanf(fields[0], "%15s", kind) != 1 || strlen(fields[1]) != 1)
+			return error("journal '%s' line %d is damaged; fix or remove it by hand", name, lineno);
 		memset(e, 0, sizeof(*e));
 		snprintf(e->kind, sizeof(e->kind), "%s", kind);
-		e->mode = mode;
+		e->mode = fields[1][0];
 		e->pid = strtol(fields[2], NULL, 10);
 		snprintf(e->name, sizeof(e->name), "%s", fields[3]);
 		snprintf(e->path, sizeof(e->path), "%s", fields[4]);
@@ -108,8 +98,24 @@ static int journal_load(void)
 			snprintf(e->raw, sizeof(e->raw), "%s", fields[5]);
 		nentries++;
 	}
-	fclose(f);
 	return 0;
+}
+
+static int journal_load(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int fd, rc;
+
+	nentries = 0;
+	journal_boot[0] = '\0';
+	fd = open(vt_state_path(path, sizeof(path), "journal"), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f)
+		return errno == ENOENT ? 0 : error("cannot read journal '%s': %s", path, strerror(errno));
+	rc = journal_parse(f, path);
+	fclose(f);
+	return rc;
 }
 
 /* This boot's id: knob values do not survive a reboot, swapfiles do. */

@@ -3,6 +3,7 @@
 #define VMTUNE_JOURNAL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "knob.h"
 
@@ -17,6 +18,11 @@ struct journal_kind {
 	 * that names anything else is refused, never acted on. */
 	bool (*valid)(const char *path);
 };
+
+/* Read a journal's text from f into this process's entries (name for messages):
+ * 0, or -1 with the damaged line named. What restore and session_begin read; the
+ * fuzz target's entry point. */
+int journal_parse(FILE *f, const char *name);
 
 /* Make a kind known to this process's journal (before session_begin/restore). */
 void journal_register(const struct journal_kind *k);

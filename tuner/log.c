@@ -7,6 +7,12 @@
 
 static int log_verbose;
 static bool log_quiet;
+static FILE *log_sink; /* NULL: stderr */
+
+void log_to(FILE *f)
+{
+	log_sink = f;
+}
 
 void log_setup(int verbosity, bool quiet)
 {
@@ -21,7 +27,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	char msg[4096], safe[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "vmtune: %s%s\n", prefix, text_safe(msg, safe, sizeof(safe)));
+	fprintf(log_sink ? log_sink : stderr, "vmtune: %s%s\n", prefix, text_safe(msg, safe, sizeof(safe)));
 }
 
 int error(const char *fmt, ...)

@@ -57,7 +57,7 @@ static int workload_pair(void *arg, const char *key, yaml_node_t *k, yaml_node_t
 	} else if (strcmp(key, "weight") == 0) {
 		errno = 0;
 		if (!(s = ydoc_scalar(v)) ||
-		    (w->weight = strtod(s, &end), errno || end == s || *end || w->weight <= 0 || w->weight > 1000))
+		    (w->weight = strtod(s, &end), errno || end == s || *end || !(w->weight > 0 && w->weight <= 1000)))
 			return ydoc_error(c->y, v, "weight must be a number above 0 and at most 1000, not '%s'",
 					  s ? s : "");
 	} else {

@@ -84,7 +84,8 @@ static void add_value(struct run_value *vals, int *n, const char *line)
 			return;
 	errno = 0;
 	v = strtod(eq + 1, &end);
-	if (errno || end == eq + 1 || (*end && !isspace((unsigned char)*end)))
+	/* nan and inf are no measurement: such a line is not a value */
+	if (errno || end == eq + 1 || (*end && !isspace((unsigned char)*end)) || !isfinite(v))
 		return;
 	memcpy(name, line, len);
 	name[len] = '\0';

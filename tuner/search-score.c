@@ -32,7 +32,7 @@ int requirement_parse(const char *s, struct requirement *r)
 	op += op[1] == '=' ? 2 : 1;
 	errno = 0;
 	r->value = strtod(op, &end);
-	if (errno || end == op || (*end && strcmp(end, "ms") != 0))
+	if (errno || end == op || (*end && strcmp(end, "ms") != 0) || !isfinite(r->value))
 		return error("requirement '%s': '%s' is not a number (ms may follow)", s, op);
 	/* p99_lateness<=20ms: the probe reports it as p99_lateness_ms */
 	if (strcmp(end, "ms") == 0 && !strstr(r->name, "_ms")) {

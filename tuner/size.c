@@ -85,11 +85,15 @@ int parse_duration(const char *s, double *out, char *why, size_t whylen)
 	char *end;
 	double v, mult;
 
+	size_t digits;
+
 	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
 		return fail(why, whylen, "invalid duration '%s': expected a number such as 30s or 5m", s ? s : "");
+	/* plain decimals only: strtod would also take "1e3" and "0x10" */
+	digits = strspn(s, "0123456789.");
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (errno || end == s || (size_t)(end - s) != digits || v < 0)
 		return fail(why, whylen, "invalid duration '%s'", s);
 	if (*end == '\0' || strcmp(end, "s") == 0)
 		mult = 1;

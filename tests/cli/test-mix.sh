@@ -35,6 +35,7 @@ badm no-workloads 1:1 'vmtune-mix: 1\nname: empty\n'
 badm version 1:13 'vmtune-mix: 2\nworkloads: [mtest01]\n'
 badm duplicate 3:1 'vmtune-mix: 1\nworkloads: [mtest01]\nworkloads: [mtest01]\n'
 badm bad-weight 3:36 'vmtune-mix: 1\nworkloads:\n  - {run: "mtest01 -b 1M", weight: -1}\n'
+badm nan-weight 3:36 'vmtune-mix: 1\nworkloads:\n  - {run: "mtest01 -b 1M", weight: nan}\n'
 
 # --- run --mix -------------------------------------------------------------------
 cat >"$T/mix.yaml" <<'YAML'
@@ -89,6 +90,9 @@ check "so nothing is recommended" out_has 'nothing beat the original settings si
 expect 2 "an objective without a probe is refused" --root "$R" search --workload "$W" --metric value \
 	--knobs vm.page-cluster --objective interactive
 expect 2 "a malformed requirement" --root "$R" search --workload "$W" --metric value --require "played=1"
+expect 2 "a requirement of nan (no value could meet it)" --root "$R" search --workload "$W" --metric value \
+	--require "played>=nan"
+check "says it is not a number" err_has "'nan' is not a number"
 
 check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing

@@ -84,6 +84,10 @@ static void durations(void **state)
 	assert_non_null(strstr(why, "'x'"));
 	assert_int_equal(parse_duration("-5s", &d, why, sizeof(why)), -1);
 	assert_int_equal(parse_duration("", &d, why, sizeof(why)), -1);
+	/* strtod's other forms are not durations (found by fuzz_size) */
+	assert_int_equal(parse_duration("1e3", &d, why, sizeof(why)), -1);
+	assert_int_equal(parse_duration("0x10s", &d, why, sizeof(why)), -1);
+	assert_int_equal(parse_duration("1.5.2s", &d, why, sizeof(why)), -1);
 }
 
 static void integers(void **state)
