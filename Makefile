@@ -81,7 +81,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
-check: all $(UNIT_BIN)
+check: all $(UNIT_BIN) crash-build
 	@tests/run-all
 
 # AddressSanitizer and UndefinedBehaviorSanitizer: everything built again in build-san,
@@ -116,6 +116,11 @@ $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
 
+# the crash test's build (tests/live/test-live-crash.sh): VMTUNE_CRASH_AT stops it
+# at a named point (crashpoint() in vmtune.h) for the test to SIGKILL it there
+crash-build: $(B)/.deps
+	@$(MAKE) -s B=build-crash SAN=-DVMTUNE_CRASHPOINTS all
+
 UNITDIR = $(PREFIX)/lib/systemd/system
 
 install: all
@@ -128,7 +133,7 @@ install: all
 	install -m 644 profiles/*.yaml $(DESTDIR)$(PROFILEDIR)/
 
 clean:
-	rm -rf $(B) build-san build-fuzz
+	rm -rf $(B) build-san build-fuzz build-crash
 
-.PHONY: all check sanitize fuzz fuzz-build install clean
+.PHONY: all check sanitize fuzz fuzz-build crash-build install clean
 .SECONDARY:

@@ -28,6 +28,7 @@ expect() {
 
 out_has() { grep -qE -- "$1" "$T/out"; }
 err_has() { grep -qE -- "$1" "$T/err"; }
+out_lacks() { ! grep -qE -- "$1" "$T/out"; }
 
 # A checksum of every file under a tree: contents, modes, names.
 # (./var and ./run hold vmtune's state, its journal and its lock, not the system's settings)

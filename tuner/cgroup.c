@@ -65,11 +65,13 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, uint64_t swap)
 	snprintf(cg->path, sizeof(cg->path), "%s/vmtune-%ld-%d", base, (long)getpid(), seq++);
 	if (journal_resource(&cgroup_journal_kind, cg->path) < 0)
 		return -1;
+	crashpoint("cgroup-journalled");
 	if (mkdir(cg->path, 0755) < 0) {
 		error("cannot create cgroup %s: %s", cg->path, strerror(errno));
 		journal_forget(&cgroup_journal_kind, cg->path);
 		return -1;
 	}
+	crashpoint("cgroup-made");
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
 	if (v == 2) {
 		if (cg_write(cg, "memory.max", val) < 0)

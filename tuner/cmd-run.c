@@ -29,7 +29,7 @@ static const char run_opts[] =
     "  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
     "      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
     "  -n, --runs N            runs of each workload (default 1; with --precision, at least 3)\n"
-    "      --precision PCT     repeat until the 95%% CI half-width is within PCT%% of the centre\n"
+    "      --precision PCT     repeat until the 95% CI half-width is within PCT% of the centre\n"
     "      --max-runs N        stop there even if --precision is not reached (default 30)\n"
     "      --warmup N          runs of each workload before the counted ones, not counted (default 1)\n"
     "      --settle STEPS      before every run: a list of sync, drop-caches, compact, swap, quiet\n"

@@ -33,7 +33,7 @@ static const char search_opts_help[] =
     "      --baseline-every N  measure the original settings again every N runs (default 3)\n"
     "      --confirm-rounds N  rounds of original + finalists between looks at the data (default 5)\n"
     "      --confirm-max-rounds N  rounds at most, while a finalist is undecided (default 25)\n"
-    "      --min-effect PCT    the smallest change of the cost worth having (default 5%%)\n"
+    "      --min-effect PCT    the smallest change of the cost worth having (default 5%)\n"
     "      --settle STEPS      before every run: a list of sync, drop-caches, compact, swap, quiet\n"
     "                          (these five are the default), steady; all; none; -STEP leaves one out\n"
     "      --no-settle         the same as --settle none\n"

@@ -21,7 +21,7 @@
 
 struct entry {
 	char kind[16]; /* KNOB_KIND or a registered resource kind */
-	char mode;     /* 'T' transient, 'K' kept */
+	char mode;     /* 'T' transient, 'K' kept, 'P' to be kept once its command completes */
 	long pid;
 	char name[64];
 	char path[PATH_MAX];
@@ -62,6 +62,13 @@ static bool is_knob(const struct entry *e)
 }
 
 static void drop_entry(int i);
+
+/* Undone when its process ends: a transient change, or one of a set or apply that
+ * never completed (its 'P' entries become 'K' when it does: journal_keep). */
+static bool undone_at_exit(const struct entry *e)
+{
+	return e->mode == 'T' || e->mode == 'P';
+}
 
 /* Read a journal's lines from f (name for messages) into the entries. */
 int journal_parse(FILE *f, const char *name)
@@ -164,6 +171,7 @@ static int journal_save(void)
 		fprintf(f, "%s\t%c\t%ld\t%s\t%s\t%s\n", e->kind, e->mode, e->pid, e->name[0] ? e->name : "-", e->path,
 			e->raw);
 	}
+	crashpoint("journal-before-rename");
 	if ((r = file_atomic_commit(f, tmp, path, 0600)) < 0)
 		return error("cannot write journal '%s': %s", path, strerror(-r));
 	return 0;
@@ -190,7 +198,7 @@ static void on_fatal(int sig)
 		size_t len = strlen(e->raw);
 		int fd;
 
-		if (!is_knob(e) || e->mode != 'T' || e->pid != (long)me || !(d = knob_find(e->name)))
+		if (!is_knob(e) || !undone_at_exit(e) || e->pid != (long)me || !(d = knob_find(e->name)))
 			continue;
 		if (d->pair && strcmp(e->raw, "0") == 0)
 			continue; /* its partner's write restores it */
@@ -269,6 +277,13 @@ int session_begin(void)
 		return EXIT_ENV;
 	if (lock_take() < 0)
 		return EXIT_ENV;
+	{
+		/* a journal.tmp under the lock is a save that a killed vmtune never
+		 * committed: what it adds was not written yet (the journal comes first) */
+		char tmp[PATH_MAX];
+		if (unlink(vt_state_path(tmp, sizeof(tmp), "journal.tmp")) == 0)
+			verbose("removed %s, the uncommitted save of a vmtune that was killed", tmp);
+	}
 	if (journal_load() < 0) {
 		close(lock_fd);
 		lock_fd = -1;
@@ -320,9 +335,9 @@ static bool entry_present(const char *path, char mode, long pid)
 	for (i = 0; i < nentries; i++) {
 		if (!is_knob(&entries[i]) || strcmp(entries[i].path, path) != 0)
 			continue;
-		if (mode == 'K' && entries[i].mode == 'K')
-			return true;
-		if (mode == 'T' && entries[i].mode == 'T' && entries[i].pid == pid)
+		if (mode == 'P' && entries[i].mode == 'K')
+			return true; /* an earlier set's original is the true one */
+		if (mode == entries[i].mode && mode != 'K' && entries[i].pid == pid)
 			return true;
 	}
 	return false;
@@ -332,7 +347,7 @@ int journal_knob(const struct knob_state *st, bool keep)
 {
 	struct knob_file files[KNOB_MAX_FILES];
 	int n, i, added = 0;
-	char mode = keep ? 'K' : 'T';
+	char mode = keep ? 'P' : 'T';
 
 	if (!in_session)
 		return error("internal error: knob write outside a session");
@@ -359,6 +374,18 @@ int journal_knob(const struct knob_state *st, bool keep)
 		added++;
 	}
 	return added ? journal_save() : 0;
+}
+
+int journal_keep(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nentries; i++)
+		if (entries[i].mode == 'P' && entries[i].pid == (long)getpid()) {
+			entries[i].mode = 'K';
+			n++;
+		}
+	return n ? journal_save() : 0;
 }
 
 int journal_resource(const struct journal_kind *kind, const char *path)
@@ -430,6 +457,7 @@ static int undo(bool *sel, int *count)
 			done++;
 		}
 	}
+	crashpoint("restore-midway"); /* the resources undone, the knobs not yet */
 	for (i = 0; i < nentries; i++) {
 		if (!sel[i] || !is_knob(&entries[i]))
 			continue;
@@ -466,7 +494,7 @@ int journal_undo_transient(void)
 	if (!in_session)
 		return 0;
 	for (i = 0; i < nentries; i++) {
-		sel[i] = entries[i].mode == 'T' && entries[i].pid == (long)getpid();
+		sel[i] = undone_at_exit(&entries[i]) && entries[i].pid == (long)getpid();
 		any |= sel[i];
 	}
 	if (!any)
@@ -521,7 +549,7 @@ void journal_warn_stale(void)
 		return;
 	old_boot = from_earlier_boot();
 	for (i = 0; i < nentries; i++) {
-		if (entries[i].mode != 'T' || (old_boot && is_knob(&entries[i])))
+		if (!undone_at_exit(&entries[i]) || (old_boot && is_knob(&entries[i])))
 			continue; /* kept on purpose, or void since the reboot */
 		pid = entries[i].pid;
 		if (is_knob(&entries[i]))

@@ -39,6 +39,11 @@ int journal_undo_transient(void);
  * (vmtune set) and is undone only by `vmtune restore`; otherwise it is undone
  * when this process ends. */
 int journal_knob(const struct knob_state *st, bool keep);
+/* The kept changes journalled so far by this process are complete: `vmtune set`
+ * and `apply` call it when every write is done. Until then they are undone at
+ * exit like transient ones (and after a crash, reported as such), so a set cut
+ * short leaves nothing half-applied. */
+int journal_keep(void);
 /* Record a resource (swapfile, cgroup) before creating it; forget it once removed. */
 int journal_resource(const struct journal_kind *kind, const char *path);
 int journal_forget(const struct journal_kind *kind, const char *path);

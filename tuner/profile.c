@@ -457,6 +457,7 @@ int profile_write(const char *path, const struct profile *p)
 		file_atomic_abort(f, tmp);
 		return rc;
 	}
+	crashpoint("profile-before-rename");
 	if ((rc = file_atomic_commit(f, tmp, path, 0644)) < 0)
 		return error("cannot write profile '%s': %s", path, strerror(-rc));
 	return 0;

@@ -355,6 +355,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	setpgid(pid, pid); /* also in the parent: no race with a kill(-pid) */
 	if (sampler_start(&smp, spec->cg ? spec->cg->path : NULL, spec->echo) < 0)
 		smp = NULL;
+	crashpoint("workload-running");
 	close(pfd[1]);
 	pfd[1] = -1;
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);

@@ -231,6 +231,7 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 		double per = S->runs ? S->run_time_sum / S->runs : 0;
 		int undecided = 0;
 
+		crashpoint("confirm-round");
 		if (measure(S, 0, TK_CONFIRM_BASELINE) < 0)
 			return -1;
 		for (i = 0; i < nfin && !vt_interrupted; i++)

@@ -32,6 +32,7 @@ static int set_values(struct search *S, const long *vals)
 				knob_format_value(st.def, rb, b, sizeof(b)));
 		}
 		S->cur[i] = vals[i];
+		crashpoint("trial-knob-written");
 	}
 	return 0;
 }
@@ -89,6 +90,7 @@ int measure(struct search *S, int p, enum trial_kind kind)
 	free(sj);
 	if (ob->trial_id < 0)
 		return -1;
+	crashpoint("trial-stored");
 	for (w = 0; w < S->o->nwl; w++) {
 		struct run_result r;
 		double t = vt_now(), m;
@@ -133,6 +135,7 @@ int measure(struct search *S, int p, enum trial_kind kind)
 		}
 		if (S->db)
 			store_measurement_add(S->db, ob->trial_id, S->o->wl[w].spec, &r, m);
+		crashpoint("measurement-stored");
 	}
 	if (ob->failed && (kind == TK_BASELINE || kind == TK_CONFIRM_BASELINE))
 		warning("a baseline measurement of the original settings failed; it is left out");

@@ -242,6 +242,12 @@ int search_run(struct search_opts *o)
 			best_c = &c[i];
 	memcpy(rec, best_c ? S.points[best_c->point].vals : S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
 	search_report(&S, rec, best_c, nc, c);
+	/* the profile first: a run is done only once its profile is on disk, so a
+	 * crash in between leaves a run that --resume finishes */
+	if (search_write_profile(&S, out, rec, best_c ? best_c : (nc ? &c[0] : NULL)) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	{
 		json_object *r = json_object_new_object();
 		char *sj = settings_json(&S.sp, rec);
@@ -255,12 +261,9 @@ int search_run(struct search_opts *o)
 		json_object_object_add(r, "trials", json_object_new_int(S.trials_done));
 		json_object_object_add(r, "profile", json_object_new_string(out));
 		store_run_finish(S.db, S.run_id, "done", json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN));
+		crashpoint("run-finished");
 		json_object_put(r);
 		free(sj);
-	}
-	if (search_write_profile(&S, out, rec, best_c ? best_c : (nc ? &c[0] : NULL)) < 0) {
-		rc = EXIT_ENV;
-		goto out;
 	}
 	search_print("profile: %s", out);
 	/* the search's own changes go back first; --apply then makes the result stick */

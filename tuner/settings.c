@@ -108,10 +108,11 @@ int settings_apply(struct setting *s, int n, bool keep)
 			side_before = side.value;
 		}
 		if (vt_interrupted || snapshot_add(&sn, &st[i]) < 0 || journal_knob(&st[i], keep) < 0 ||
-		    knob_write(&st[i], s[i].value, &rb) < 0) {
+		    (crashpoint("knob-journalled"), knob_write(&st[i], s[i].value, &rb)) < 0) {
 			rollback(&sn); /* i too: a multi-file knob may be half written */
 			return vt_interrupted ? 128 + vt_interrupted : EXIT_ENV;
 		}
+		crashpoint("knob-written");
 		knob_format_value(s[i].def, s[i].before, a, sizeof(a));
 		knob_format_value(s[i].def, s[i].value, b, sizeof(b));
 		if (rb != s[i].value)
@@ -126,5 +127,5 @@ int settings_apply(struct setting *s, int n, bool keep)
 				     side.def->name, was, side.value);
 		}
 	}
-	return 0;
+	return keep && journal_keep() < 0 ? EXIT_ENV : 0;
 }

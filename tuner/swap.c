@@ -122,8 +122,10 @@ int swap_ensure(uint64_t want, char *made, size_t madelen)
 	snprintf(path, sizeof(path), "%s/swapfile-%ld", vt_state_dir(), (long)getpid());
 	if (journal_resource(&swap_journal_kind, path) < 0)
 		return -1;
+	crashpoint("swap-journalled");
 	if (make_swapfile(path, need, false) < 0)
 		goto fail;
+	crashpoint("swap-file-made");
 	if (swapon(path, 0) < 0) {
 		if (errno != EINVAL) {
 			error("swapon %s: %s", path, strerror(errno));
@@ -137,6 +139,7 @@ int swap_ensure(uint64_t want, char *made, size_t madelen)
 			goto fail;
 		}
 	}
+	crashpoint("swap-active");
 	info("made a %s swapfile %s (removed at the end)", format_size(need, a, sizeof(a)), path);
 	snprintf(made, madelen, "%s", path);
 	return 0;

@@ -73,6 +73,18 @@ const char *vt_state_path(char *buf, size_t size, const char *name);
 /* Create the state dir (mode 0700) if it does not exist. */
 int vt_state_dir_ensure(void);
 bool vt_live(void);
+
+/* A named point where a test build (make crash-build: -DVMTUNE_CRASHPOINTS) stops
+ * itself when VMTUNE_CRASH_AT names it (at its VMTUNE_CRASH_NTH passage, default 1)
+ * so that the crash test can SIGKILL it there. Nothing in other builds. */
+#ifdef VMTUNE_CRASHPOINTS
+void crashpoint(const char *name);
+#else
+static inline void crashpoint(const char *name)
+{
+	(void)name;
+}
+#endif
 /* Seconds on the monotonic clock. */
 static inline double vt_now(void)
 {

@@ -106,6 +106,7 @@ check "prefix ran knobs" out_has '^KNOB'
 for c in knobs get set run search report apply verify export install-boot machine db recommend restore; do
 	expect 0 "$c --help" $c --help
 	check "$c --help shows its usage" out_has "^usage: vmtune $c"
+	check "$c --help has no printf escapes left in it" out_lacks '%%'
 done
 expect 0 "--version" --version
 expect 2 "--root that is not a directory" --root "$T/nonexistent" knobs
