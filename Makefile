@@ -81,8 +81,13 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
-check: all $(UNIT_BIN) crash-build
+check: all $(UNIT_BIN) crash-build $(B)/tests/fault.so
 	@tests/run-all
+
+# the fault tests' LD_PRELOAD library (tests/fault/fault.c)
+$(B)/tests/fault.so: tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 # AddressSanitizer and UndefinedBehaviorSanitizer: everything built again in build-san,
 # then the unit tests and the fake-tree suites (tests/cli; CLI_SUITES="a b" for some)

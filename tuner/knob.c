@@ -244,15 +244,18 @@ void knob_probe(const struct knob_def *d, struct knob_state *st)
 	st->have_value = true;
 	st->value = v;
 	st->why[0] = '\0';
-	if (st->kp->codec == KC_MTHP) {
+	{
 		char p[PATH_MAX];
-		knob_mthp_path(p, sizeof(p), st->path, 2);
+		if (st->kp->codec == KC_MTHP)
+			knob_mthp_path(p, sizeof(p), st->path, 2);
+		else
+			snprintf(p, sizeof(p), "%s", st->path);
 		st->status = access(p, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
-	} else {
-		st->status = access(st->path, W_OK) == 0 ? KS_AVAILABLE : KS_READONLY;
+		/* root is refused only by a read-only mount or the file's kind; others by mode */
+		if (st->status == KS_READONLY)
+			snprintf(st->why, sizeof(st->why), "%s is not writable: %s%s", st->path, strerror(errno),
+				 errno == EACCES && geteuid() != 0 ? " (run as root)" : "");
 	}
-	if (st->status == KS_READONLY)
-		snprintf(st->why, sizeof(st->why), "%s is not writable (run as root)", st->path);
 }
 
 int knob_parse_value(const struct knob_def *d, const char *text, long *v, char *why, size_t whylen)

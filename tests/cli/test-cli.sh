@@ -251,7 +251,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 
 	$NOBODY "$VMTUNE" set vm.page-cluster=3 >"$T/out" 2>"$T/err"
 	RC=$?
 	check "not root: set is refused (exit 3)" test $RC = 3
-	check "not root: the message names the file and the privilege" err_has '/proc/sys/vm/page-cluster is not writable \(run as root\)'
+	check "not root: the message names the file and the privilege" err_has '/proc/sys/vm/page-cluster is not writable: Permission denied \(run as root\)'
 else
 	skip "not root: read-only commands work, writes are refused" "needs root and setpriv to drop to nobody"
 fi

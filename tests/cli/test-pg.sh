@@ -125,5 +125,23 @@ check "page-cluster follows the rotational disk" test "$(jq '.settings["vm.page-
 expect 3 "a server that is not there" --db "postgresql:///vmtune?host=$PGD/none&port=$PORT" db export
 check "says it cannot connect" err_has 'cannot connect to postgresql://'
 
+# --- the server goes away mid-search: a clear error, the knobs put back ------------------
+KV0=$(knob_values "$T/rot8")
+"$VMTUNE" --machine "$T/rot8/machine.json" --root "$T/rot8" --db "$URL" search --workload "exec:sleep 0.2; $T/score.sh" \
+	--metric value --knobs $KNOBS --trials 20 -o "$T/gone.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+for i in $(seq 300); do
+	[ "$(sql "select count(*) from trials t join runs r on r.id = t.run_id where r.status = 'running'")" -ge 4 ] && break
+	sleep 0.1
+done
+as_pg "$BIN/pg_ctl" -D "$PGD/data" -m immediate stop >/dev/null 2>&1
+wait $pid
+rc=$?
+check "the server stopped mid-search: vmtune ends with exit 3 ($rc)" test $rc = 3
+check "and says the store failed" err_has 'vmtune: .*(server|connection|terminat)'
+check "every knob of the tree is back" test "$(knob_values "$T/rot8")" = "$KV0"
+check "its journal is empty" test ! -e "$T/rot8/var/lib/vmtune/journal"
+check "no profile was written" test ! -e "$T/gone.yaml"
+
 check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
