@@ -97,7 +97,7 @@ static double pct(double logc)
 
 /* One look at the nominal level a (seq_nominal of this look's boundary): each
  * undecided finalist's test and interval at a. */
-static int look(struct search *S, int first, struct confirm *c, int nc, double a)
+int confirm_look(struct search *S, int first, struct confirm *c, int nc, double a)
 {
 	static double d[CONFIRM_MAX_ROUNDS];
 	double min_log = log(1 - S->o->min_effect);
@@ -140,7 +140,7 @@ static int look(struct search *S, int first, struct confirm *c, int nc, double a
  * into out[]; returns how many. (Ranking by the model's prediction instead was
  * tried: it favours the cluster the search sampled most, and found the true best
  * less often on bench/confirm.sh's workload.) */
-static int best_points(const struct search *S, int *out, int n)
+int confirm_best_points(const struct search *S, int *out, int n)
 {
 	int i, j, m = 0;
 
@@ -170,7 +170,7 @@ static int race(struct search *S)
 
 	if (S->o->race_rounds <= 0 || S->o->finalists <= 0)
 		return 0;
-	n = best_points(S, cont, race_size(S->o));
+	n = confirm_best_points(S, cont, race_size(S->o));
 	if (n <= S->o->finalists)
 		return 0; /* nothing to choose between */
 	search_say(S, "racing the %d best candidates for %d finalist(s): %d more run(s) each", n, S->o->finalists,
@@ -204,7 +204,7 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 	 * search's and the race's runs */
 	if (race(S) < 0)
 		return -1;
-	nfin = best_points(S, fin, S->o->finalists);
+	nfin = confirm_best_points(S, fin, S->o->finalists);
 	first = S->nobs; /* the confirmation's evidence: its own runs from here */
 	*nc = nfin;
 	S->looks = 0;
@@ -241,7 +241,7 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 			return -1;
 		if (r % per_look && r < r_max)
 			continue;
-		if (look(S, first, c, nfin, seq_nominal(bound[k++])) < 0)
+		if (confirm_look(S, first, c, nfin, seq_nominal(bound[k++])) < 0)
 			return -1;
 		for (i = 0; i < nfin; i++)
 			undecided += c[i].decision == CD_UNDECIDED;

@@ -135,6 +135,11 @@ void sensitivity(struct search *S, const long *rec, double *sens);
 
 /* search-confirm.c: finalists against the original, alternating */
 int confirm(struct search *S, struct confirm *c, int *nc);
+/* Its pieces, for the unit tests too: one look at nominal level a at the
+ * confirmation runs from obs index first (each undecided finalist's paired test
+ * and interval), and the n best points that beat the original, best first. */
+int confirm_look(struct search *S, int first, struct confirm *c, int nc, double a);
+int confirm_best_points(const struct search *S, int *out, int n);
 
 /* search-report.c: everything the search prints */
 void search_print_plan(const struct search *S, FILE *f);

@@ -1,0 +1,188 @@
+/* test_pool.c - the pool and the model on stores written here with known costs:
+ * the pool takes the runs of the same workloads and objective (the same workload
+ * in other words too), one point per distinct setting of a run with the mean of
+ * its log costs, marks this machine's runs, and leaves out other workloads, other
+ * objectives, unscored trials and the excluded run; the model fitted to a bowl
+ * in page-cluster predicts the bowl (lowest at its bottom, higher at the rim,
+ * with a band that grows away from the data) and recommends its bottom. */
+#include <math.h>
+
+#include "testutil.h"
+#include "machine.h"
+#include "model.h"
+#include "pool.h"
+#include "runconfig.h"
+#include "space.h"
+#include "store.h"
+
+static char db[PATH_MAX + 16];
+static struct machine me, other;
+static struct space sp;
+
+static long run_of(struct store *s, const char *spec, const char *objective, const struct machine *m)
+{
+	struct run_config c;
+	char *cfg, *mj;
+	long run;
+
+	memset(&c, 0, sizeof(c));
+	c.nwl = 1;
+	snprintf(c.wl[0].spec, sizeof(c.wl[0].spec), "%s", spec);
+	snprintf(c.wl[0].metric, sizeof(c.wl[0].metric), "elapsed");
+	c.wl[0].weight = 1;
+	c.nknobs = 1;
+	snprintf(c.knobs[0], sizeof(c.knobs[0]), "vm.page-cluster");
+	snprintf(c.strategy, sizeof(c.strategy), "bo");
+	snprintf(c.objective, sizeof(c.objective), "%s", objective);
+	c.trials = 10;
+	cfg = run_config_json(&c);
+	mj = machine_json(m);
+	run = store_run_begin(s, cfg, mj);
+	free(cfg);
+	free(mj);
+	assert_true(run > 0);
+	return run;
+}
+
+static void trial(struct store *s, long run, int seq, const char *kind, long pc, double score)
+{
+	char sj[64];
+
+	snprintf(sj, sizeof(sj), "{\"vm.page-cluster\":%ld}", pc);
+	assert_true(store_trial_add(s, run, seq, kind, sj, score, false) > 0);
+}
+
+/* the bowl: cost exp(0.02 (pc - 4)^2) relative to the original (pc 3 costs exp(0.02)) */
+static double bowl(long pc)
+{
+	return exp(0.02 * (double)((pc - 4) * (pc - 4)) - 0.02);
+}
+
+static int setup(void **state)
+{
+	struct store *s;
+	long r;
+	int seq = 0;
+
+	if (fake_root_setup(state) < 0)
+		return -1;
+	snprintf(db, sizeof(db), "%s/pool.db", test_dir);
+	machine_read(&me);
+	other = me;
+	snprintf(other.hostname, sizeof(other.hostname), "elsewhere");
+	other.mem_total_kb = me.mem_total_kb * 4;
+	if (space_build(&sp, "vm.page-cluster") != 0 || store_open(&s, db) < 0)
+		return -1;
+	/* run 1, this machine: the bowl at every page-cluster, 2 and 5 twice */
+	r = run_of(s, "mtest01 -p 80 -w", "throughput", &me);
+	trial(s, r, seq++, "baseline", 3, 1);
+	for (long pc = 0; pc <= 6; pc++)
+		trial(s, r, seq++, "candidate", pc, bowl(pc));
+	trial(s, r, seq++, "repeat", 2, bowl(2) * 1.02);
+	trial(s, r, seq++, "repeat", 5, bowl(5) / 1.02);
+	trial(s, r, seq++, "candidate", 1, NAN); /* cut short: no score */
+	store_run_finish(s, r, "done", NULL);
+	/* run 2, another machine, the same workload in other words */
+	r = run_of(s, "mtest01 -w -p 80", "throughput", &other);
+	seq = 0;
+	trial(s, r, seq++, "baseline", 3, 1);
+	trial(s, r, seq++, "candidate", 5, bowl(5));
+	/* runs 3 and 4: another workload, another objective: not pooled */
+	r = run_of(s, "mmap001", "throughput", &me);
+	trial(s, r, 0, "candidate", 0, 0.5);
+	r = run_of(s, "mtest01 -p 80 -w", "interactive", &me);
+	trial(s, r, 0, "candidate", 0, 0.5);
+	store_close(s);
+	return 0;
+}
+
+static struct pool_query query(long exclude)
+{
+	struct pool_query q = { .nspecs = 1, .objective = "throughput", .ndbs = 1, .exclude_run = exclude };
+
+	q.specs[0] = "mtest01 -p 80 -w";
+	q.dbs[0] = db;
+	return q;
+}
+
+static void the_pool_takes_the_runs_that_match(void **state)
+{
+	struct pool_query q = query(0);
+	struct pool p;
+	int i, seen2 = 0;
+
+	(void)state;
+	assert_int_equal(pool_load(&p, &q, &sp, &me), 0);
+	assert_int_equal(p.nruns, 2);
+	assert_int_equal(p.nmachines, 2);
+	/* run 1: page-cluster 0..6 (3 is the original: its baseline and its candidate
+	 * are one point); run 2: the original and 5 */
+	assert_int_equal(p.npts, 7 + 2);
+	assert_int_equal(p.ntrials, 10 + 2);
+	for (i = 0; i < p.npts; i++) {
+		const struct pool_point *pt = &p.pts[i];
+		const struct pool_machine *m = &p.machines[p.runs[pt->run].machine];
+		if (!m->own) {
+			assert_string_equal(m->m.hostname, "elsewhere");
+			continue;
+		}
+		if (pt->vals[0] == 2 && pt->y != 0) {
+			/* the mean of log bowl(2) and log(1.02 bowl(2)) */
+			assert_true(fabs(pt->y - (log(bowl(2)) + log(bowl(2) * 1.02)) / 2) < 1e-12);
+			assert_int_equal(pt->n, 2);
+			seen2++;
+		}
+	}
+	assert_int_equal(seen2, 1);
+	pool_free(&p);
+	/* the search's own run left out */
+	q = query(1);
+	assert_int_equal(pool_load(&p, &q, &sp, &me), 0);
+	assert_int_equal(p.nruns, 1);
+	assert_int_equal(p.npts, 2);
+	pool_free(&p);
+}
+
+static void the_model_predicts_the_bowl(void **state)
+{
+	struct pool_query q = query(0);
+	struct pool p;
+	struct model M;
+	double feat[MACHINE_NFEAT], m4, s4, m0, s0, m6, s6;
+	long v[SPACE_MAX], best[SPACE_MAX];
+
+	(void)state;
+	assert_int_equal(pool_load(&p, &q, &sp, &me), 0);
+	machine_features(&me, feat);
+	assert_int_equal(model_fit(&M, &p, &sp, feat, NULL, NULL, 0), 0);
+	v[0] = 4;
+	model_predict(&M, v, &m4, &s4);
+	v[0] = 0;
+	model_predict(&M, v, &m0, &s0);
+	v[0] = 6;
+	model_predict(&M, v, &m6, &s6);
+	/* the bottom within a tenth of the bowl's depth of the truth, and below the rims */
+	assert_true(fabs(m4 - log(bowl(4))) < 0.1 * (log(bowl(0)) - log(bowl(4))));
+	assert_true(m4 < m0 && m4 < m6);
+	assert_true(s4 > 0 && s4 < 0.1);
+	model_best(&M, &p, 0, 1, NULL, best);
+	assert_int_equal(best[0], 4);
+	assert_true(fabs(model_similarity(&M, feat, feat) - 1) < 1e-12);
+	{
+		double fo[MACHINE_NFEAT];
+		machine_features(&other, fo);
+		double sim = model_similarity(&M, feat, fo);
+		assert_true(sim > 0 && sim < 1);
+	}
+	model_free(&M);
+	pool_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_pool_takes_the_runs_that_match),
+		cmocka_unit_test(the_model_predicts_the_bowl),
+	};
+	return cmocka_run_group_tests(tests, setup, fake_root_teardown);
+}
