@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "advice.h"
 #include "commands.h"
 #include "knob.h"
@@ -322,9 +323,9 @@ static json_object *model_json(const struct rec *R, const char *what)
 		json_object_object_add(set, d->name, knob_value_json(d, R->A.vals[i]));
 	}
 	json_object_object_add(j, "settings", set);
-	json_object_object_add(j, "predicted_change_pct", json_object_new_double(pct(R->A.mean)));
-	json_object_object_add(j, "predicted_ci95_pct_lo", json_object_new_double(pct(R->A.mean - 1.96 * R->A.sd)));
-	json_object_object_add(j, "predicted_ci95_pct_hi", json_object_new_double(pct(R->A.mean + 1.96 * R->A.sd)));
+	json_object_object_add(j, "predicted_change_pct", json_number(pct(R->A.mean)));
+	json_object_object_add(j, "predicted_ci95_pct_lo", json_number(pct(R->A.mean - 1.96 * R->A.sd)));
+	json_object_object_add(j, "predicted_ci95_pct_hi", json_number(pct(R->A.mean + 1.96 * R->A.sd)));
 	json_object_object_add(j, "trials", json_object_new_int(R->pool.ntrials));
 	json_object_object_add(j, "points", json_object_new_int(R->pool.npts));
 	for (i = 0; i < R->pool.nmachines; i++) {
@@ -333,7 +334,7 @@ static json_object *model_json(const struct rec *R, const char *what)
 		json_object_object_add(o, "hostname", json_object_new_string(pm->m.hostname));
 		json_object_object_add(o, "this_machine", json_object_new_boolean(pm->own));
 		json_object_object_add(o, "similarity",
-				       json_object_new_double(model_similarity(&R->model, R->A.feat, pm->feat)));
+				       json_number(model_similarity(&R->model, R->A.feat, pm->feat)));
 		json_object_object_add(o, "runs", json_object_new_int(pm->nruns));
 		json_object_object_add(o, "trials", json_object_new_int(pm->ntrials));
 		json_object_array_add(src, o);

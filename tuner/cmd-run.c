@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "cgroup.h"
 #include "commands.h"
 #include "journal.h"
@@ -258,11 +259,6 @@ static void print_block(const struct wl_runs *w)
 	}
 }
 
-static json_object *json_num(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
-}
-
 static json_object *block_json(const struct wl_runs *w)
 {
 	static const char *const keys[F_COUNT] = { "user_s",  "system_s",     "elapsed_s",
@@ -277,37 +273,37 @@ static json_object *block_json(const struct wl_runs *w)
 	json_object_object_add(o, "runs", json_object_new_int(w->nruns));
 	json_object_object_add(o, "completed", json_object_new_int(w->nok));
 	summarize_field(w, -1, &s);
-	json_object_object_add(avg, "bytes_allocated", json_num(s.mean));
+	json_object_object_add(avg, "bytes_allocated", json_number(s.mean));
 	for (f = 0; f < F_COUNT; f++) {
 		summarize_field(w, f, &s);
-		json_object_object_add(avg, keys[f], json_num(s.mean));
+		json_object_object_add(avg, keys[f], json_number(s.mean));
 	}
 	json_object_object_add(o, "averages", avg);
 	summarize_field(w, F_ELAPSED, &s);
 	json_object *ci = json_object_new_array();
-	json_object_array_add(ci, json_num(s.ci_lo));
-	json_object_array_add(ci, json_num(s.ci_hi));
+	json_object_array_add(ci, json_number(s.ci_lo));
+	json_object_array_add(ci, json_number(s.ci_hi));
 	json_object_object_add(o, "elapsed_ci95", ci);
-	json_object_object_add(o, "elapsed_sd", json_num(s.sd));
-	json_object_object_add(o, "elapsed_cv", json_num(s.cv));
-	json_object_object_add(o, "elapsed_median", json_num(s.median));
-	json_object_object_add(o, "elapsed_mad", json_num(s.mad));
-	json_object_object_add(o, "elapsed_min", json_num(s.min));
-	json_object_object_add(o, "elapsed_max", json_num(s.max));
-	json_object_object_add(o, "normality_p", json_num(s.normal_p));
+	json_object_object_add(o, "elapsed_sd", json_number(s.sd));
+	json_object_object_add(o, "elapsed_cv", json_number(s.cv));
+	json_object_object_add(o, "elapsed_median", json_number(s.median));
+	json_object_object_add(o, "elapsed_mad", json_number(s.mad));
+	json_object_object_add(o, "elapsed_min", json_number(s.min));
+	json_object_object_add(o, "elapsed_max", json_number(s.max));
+	json_object_object_add(o, "normality_p", json_number(s.normal_p));
 	{
 		json_object *iv = json_object_new_object();
 		static const char *const mnames[] = { "none", "t-mean", "rank-median" };
 		json_object_object_add(iv, "method", json_object_new_string(mnames[s.method]));
-		json_object_object_add(iv, "centre", json_num(s.centre));
-		json_object_object_add(iv, "lo", json_num(s.lo));
-		json_object_object_add(iv, "hi", json_num(s.hi));
-		json_object_object_add(iv, "coverage", s.method != CI_NONE ? json_object_new_double(s.coverage) : NULL);
-		json_object_object_add(iv, "rel_halfwidth", json_num(summary_rel_halfwidth(&s)));
+		json_object_object_add(iv, "centre", json_number(s.centre));
+		json_object_object_add(iv, "lo", json_number(s.lo));
+		json_object_object_add(iv, "hi", json_number(s.hi));
+		json_object_object_add(iv, "coverage", s.method != CI_NONE ? json_number(s.coverage) : NULL);
+		json_object_object_add(iv, "rel_halfwidth", json_number(summary_rel_halfwidth(&s)));
 		json_object_object_add(o, "elapsed_interval", iv);
 	}
 	if (w->precision > 0) {
-		json_object_object_add(o, "precision", json_object_new_double(w->precision));
+		json_object_object_add(o, "precision", json_number(w->precision));
 		json_object_object_add(o, "precision_reached", json_object_new_boolean(w->precise));
 	}
 	{
@@ -317,13 +313,13 @@ static json_object *block_json(const struct wl_runs *w)
 		for (k = 0; k < SETTLE_NSTEPS; k++)
 			if (w->steps & (1u << k))
 				json_object_object_add(so, settle_step_name(k),
-						       json_num(w->cost.n ? w->cost.s[k] / w->cost.n : NAN));
-		json_object_object_add(so, "mean_s", json_num(w->cost.n ? w->cost.total / w->cost.n : NAN));
+						       json_number(w->cost.n ? w->cost.s[k] / w->cost.n : NAN));
+		json_object_object_add(so, "mean_s", json_number(w->cost.n ? w->cost.total / w->cost.n : NAN));
 		json_object_object_add(so, "not_quiet", json_object_new_int(w->cost.not_quiet));
 		json_object_object_add(so, "not_steady", json_object_new_int(w->cost.not_steady));
 		json_object_object_add(o, "settle", so);
 		for (k = 0; k < w->nwarm && k < 16; k++)
-			json_object_array_add(wu, json_object_new_double(w->warm_elapsed[k]));
+			json_object_array_add(wu, json_number(w->warm_elapsed[k]));
 		json_object_object_add(o, "warmup_elapsed_s", wu);
 	}
 	for (i = 0; i < w->nruns; i++) {
@@ -333,28 +329,28 @@ static json_object *block_json(const struct wl_runs *w)
 		json_object_object_add(ro, "outcome", json_object_new_string(run_outcome_name(r->outcome)));
 		json_object_object_add(ro, "description", json_object_new_string(run_describe(r, buf, sizeof(buf))));
 		for (f = 0; f < F_COUNT; f++)
-			json_object_object_add(ro, keys[f], json_num(field(r, f)));
+			json_object_object_add(ro, keys[f], json_number(field(r, f)));
 		for (k = 0; k < r->nvalues; k++)
-			json_object_object_add(vals, r->values[k].name, json_object_new_double(r->values[k].value));
+			json_object_object_add(vals, r->values[k].name, json_number(r->values[k].value));
 		json_object_object_add(ro, "results", vals);
 		if (w->before) {
 			json_object *bo = json_object_new_object();
-			json_object_object_add(bo, "dirty_kb", json_num(w->before[i].dirty_kb));
-			json_object_object_add(bo, "writeback_kb", json_num(w->before[i].writeback_kb));
-			json_object_object_add(bo, "cached_kb", json_num(w->before[i].cached_kb));
-			json_object_object_add(bo, "free_kb", json_num(w->before[i].free_kb));
-			json_object_object_add(bo, "settle_s", json_num(w->settle_s[i]));
-			json_object_object_add(bo, "host_reported_kib", json_num(w->before[i].host_reported_kib));
-			json_object_object_add(bo, "canary_cpu_ms", json_num(w->before[i].canary_cpu_ms));
-			json_object_object_add(bo, "canary_mem_ms", json_num(w->before[i].canary_mem_ms));
+			json_object_object_add(bo, "dirty_kb", json_number(w->before[i].dirty_kb));
+			json_object_object_add(bo, "writeback_kb", json_number(w->before[i].writeback_kb));
+			json_object_object_add(bo, "cached_kb", json_number(w->before[i].cached_kb));
+			json_object_object_add(bo, "free_kb", json_number(w->before[i].free_kb));
+			json_object_object_add(bo, "settle_s", json_number(w->settle_s[i]));
+			json_object_object_add(bo, "host_reported_kib", json_number(w->before[i].host_reported_kib));
+			json_object_object_add(bo, "canary_cpu_ms", json_number(w->before[i].canary_cpu_ms));
+			json_object_object_add(bo, "canary_mem_ms", json_number(w->before[i].canary_mem_ms));
 			json_object_object_add(ro, "host_reported_during_kib",
-					       json_num(w->before[i].host_reported_during_kib));
+					       json_number(w->before[i].host_reported_during_kib));
 			json_object_object_add(ro, "before", bo);
 		}
 		if (r->nprobe || r->probe_line[0]) {
 			json_object *pv = json_object_new_object();
 			for (k = 0; k < r->nprobe; k++)
-				json_object_object_add(pv, r->probe[k].name, json_object_new_double(r->probe[k].value));
+				json_object_object_add(pv, r->probe[k].name, json_number(r->probe[k].value));
 			json_object_object_add(pv, "ok", json_object_new_boolean(r->probe_ok));
 			json_object_object_add(ro, "probe", pv);
 		}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "text.h"
 #include "knob.h"
 #include "machine.h"
 #include "profile.h"
@@ -68,13 +69,46 @@ static int get_long(struct loader *l, yaml_node_t *v, const char *key, long *out
 	return 0;
 }
 
-static int get_double(struct loader *l, yaml_node_t *v, const char *key, double *out)
+/* YAML's own spellings of the floats that are not numbers, which the evidence
+ * may hold (an interval unbounded on one side); vmtune 0.1 wrote inf and nan */
+static bool yaml_special(const char *s, double *out)
+{
+	static const char *const inf[] = { ".inf", ".Inf", ".INF", "inf" };
+	const char *t = s + (*s == '-' || *s == '+');
+
+	for (size_t i = 0; i < sizeof(inf) / sizeof(inf[0]); i++)
+		if (strcmp(t, inf[i]) == 0) {
+			*out = *s == '-' ? -INFINITY : INFINITY;
+			return true;
+		}
+	if (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0 || strcmp(s, ".NAN") == 0 || strcmp(s, "nan") == 0) {
+		*out = NAN;
+		return true;
+	}
+	return false;
+}
+
+static const char *yaml_number(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, ".nan");
+	else if (isinf(v))
+		snprintf(buf, size, "%s.inf", v < 0 ? "-" : "");
+	else
+		snprintf(buf, size, "%.6g", v);
+	return buf;
+}
+
+/* A number; special: the evidence's figures, which may be .inf or .nan */
+static int get_number(struct loader *l, yaml_node_t *v, const char *key, double *out, bool special)
 {
 	const char *s;
 	char *end;
 
 	if (want_scalar(l, v, key, &s) < 0)
 		return -1;
+	if (special && yaml_special(s, out))
+		return 0;
 	errno = 0;
 	*out = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(*out))
@@ -162,11 +196,11 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 		return 0;
 	}
 	if (strcmp(key, "baseline") == 0)
-		return get_double(l, v, key, &p->evidence.baseline);
+		return get_number(l, v, key, &p->evidence.baseline, true);
 	if (strcmp(key, "best") == 0)
-		return get_double(l, v, key, &p->evidence.best);
+		return get_number(l, v, key, &p->evidence.best, true);
 	if (strcmp(key, "change_pct") == 0)
-		return get_double(l, v, key, &p->evidence.change_pct);
+		return get_number(l, v, key, &p->evidence.change_pct, true);
 	if (strcmp(key, "significant") == 0) {
 		const char *s;
 		if (want_scalar(l, v, key, &s) < 0)
@@ -183,7 +217,7 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 		if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
 			return ydoc_error(l->y, v, "ci95_pct must be a list of two numbers [low, high]");
 		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++)
-			if (get_double(l, yaml_document_get_node(&l->y->doc, *it), key, dst[i]) < 0)
+			if (get_number(l, yaml_document_get_node(&l->y->doc, *it), key, dst[i], true) < 0)
 				return -1;
 		return 0;
 	}
@@ -286,11 +320,11 @@ struct json_object *profile_json(const struct profile *p)
 		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
 		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
 		json_object_object_add(e, "direction", json_object_new_string(p->evidence.direction));
-		json_object_object_add(e, "baseline", json_object_new_double(p->evidence.baseline));
-		json_object_object_add(e, "best", json_object_new_double(p->evidence.best));
-		json_object_object_add(e, "change_pct", json_object_new_double(p->evidence.change_pct));
-		json_object_object_add(e, "ci95_pct_lo", json_object_new_double(p->evidence.ci_lo));
-		json_object_object_add(e, "ci95_pct_hi", json_object_new_double(p->evidence.ci_hi));
+		json_object_object_add(e, "baseline", json_number(p->evidence.baseline));
+		json_object_object_add(e, "best", json_number(p->evidence.best));
+		json_object_object_add(e, "change_pct", json_number(p->evidence.change_pct));
+		json_object_object_add(e, "ci95_pct_lo", json_number(p->evidence.ci_lo));
+		json_object_object_add(e, "ci95_pct_hi", json_number(p->evidence.ci_hi));
 		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
 		json_object_object_add(o, "evidence", e);
 	}
@@ -331,8 +365,7 @@ static int emit_kd(yaml_emitter_t *e, const char *k, double v)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.6g", v);
-	return emit_kv(e, k, buf, false);
+	return emit_kv(e, k, yaml_number(v, buf, sizeof(buf)), false);
 }
 
 static int emit_map(yaml_emitter_t *e, bool start, bool flow)
@@ -404,19 +437,18 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 		if (emit_scalar(e, "evidence", false) < 0 || emit_map(e, true, false) < 0 ||
 		    emit_kv(e, "workload", p->evidence.workload, false) < 0 ||
 		    emit_kl(e, "trials", p->evidence.trials) < 0 || emit_scalar(e, "objective", false) < 0 ||
-		    emit_map(e, true, true) < 0 || emit_kv(e, "metric", p->evidence.metric, false) < 0 ||
-		    emit_kv(e, "direction", p->evidence.direction, false) < 0 ||
+		    emit_map(e, true, true) < 0 ||
+		    (p->evidence.metric[0] && emit_kv(e, "metric", p->evidence.metric, false) < 0) ||
+		    (p->evidence.direction[0] && emit_kv(e, "direction", p->evidence.direction, false) < 0) ||
 		    emit_kd(e, "baseline", p->evidence.baseline) < 0 || emit_kd(e, "best", p->evidence.best) < 0 ||
 		    emit_kd(e, "change_pct", p->evidence.change_pct) < 0 || emit_scalar(e, "ci95_pct", false) < 0)
 			return -1;
 		yaml_sequence_start_event_initialize(&seq, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
 		if (emit(e, &seq) < 0)
 			return -1;
-		snprintf(buf, sizeof(buf), "%.6g", p->evidence.ci_lo);
-		if (emit_scalar(e, buf, false) < 0)
+		if (emit_scalar(e, yaml_number(p->evidence.ci_lo, buf, sizeof(buf)), false) < 0)
 			return -1;
-		snprintf(buf, sizeof(buf), "%.6g", p->evidence.ci_hi);
-		if (emit_scalar(e, buf, false) < 0)
+		if (emit_scalar(e, yaml_number(p->evidence.ci_hi, buf, sizeof(buf)), false) < 0)
 			return -1;
 		yaml_sequence_end_event_initialize(&seq);
 		if (emit(e, &seq) < 0 ||

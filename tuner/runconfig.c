@@ -57,7 +57,7 @@ char *run_config_json(const struct run_config *c)
 		json_object_object_add(w, "spec", json_object_new_string(c->wl[i].spec));
 		json_object_object_add(w, "metric", json_object_new_string(c->wl[i].metric));
 		json_object_object_add(w, "maximize", json_object_new_boolean(c->wl[i].maximize));
-		json_object_object_add(w, "weight", json_object_new_double(c->wl[i].weight));
+		json_object_object_add(w, "weight", json_number(c->wl[i].weight));
 		json_object_array_add(wl, w);
 	}
 	for (i = 0; i < c->nknobs; i++) {
@@ -72,7 +72,7 @@ char *run_config_json(const struct run_config *c)
 	json_object_object_add(j, "originals", orig);
 	json_object_object_add(j, "strategy", json_object_new_string(c->strategy));
 	json_object_object_add(j, "trials", json_object_new_int(c->trials));
-	json_object_object_add(j, "time_budget", json_object_new_double(c->time_budget));
+	json_object_object_add(j, "time_budget", json_number(c->time_budget));
 	json_object_object_add(j, "seed", json_object_new_int64((int64_t)c->seed));
 	json_object_object_add(j, "repeats", json_object_new_int(c->repeats));
 	json_object_object_add(j, "memory_limit", json_object_new_int64((int64_t)c->memory_limit));
@@ -88,7 +88,7 @@ char *run_config_json(const struct run_config *c)
 		json_object_object_add(d, "race_rounds", json_object_new_int(c->race_rounds));
 		json_object_object_add(d, "confirm_rounds", json_object_new_int(c->confirm_rounds));
 		json_object_object_add(d, "confirm_max_rounds", json_object_new_int(c->confirm_max_rounds));
-		json_object_object_add(d, "min_effect", json_object_new_double(c->min_effect));
+		json_object_object_add(d, "min_effect", json_number(c->min_effect));
 		json_object_object_add(d, "warmup", json_object_new_int(c->warmup));
 		json_object_object_add(d, "settle", json_object_new_string(c->settle));
 		json_object_object_add(j, "design", d);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "journal.h"
 #include "knob.h"
 #include "search-int.h"
@@ -254,9 +255,9 @@ int search_run(struct search_opts *o)
 		json_object_object_add(r, "recommended", json_tokener_parse(sj));
 		json_object_object_add(r, "significant", json_object_new_boolean(best_c != NULL));
 		if (best_c) {
-			json_object_object_add(r, "change_pct", json_object_new_double(best_c->change_pct));
-			json_object_object_add(r, "ci95_pct_lo", json_object_new_double(best_c->ci_lo));
-			json_object_object_add(r, "ci95_pct_hi", json_object_new_double(best_c->ci_hi));
+			json_object_object_add(r, "change_pct", json_number(best_c->change_pct));
+			json_object_object_add(r, "ci95_pct_lo", json_number(best_c->ci_lo));
+			json_object_object_add(r, "ci95_pct_hi", json_number(best_c->ci_hi));
 		}
 		json_object_object_add(r, "trials", json_object_new_int(S.trials_done));
 		json_object_object_add(r, "profile", json_object_new_string(out));

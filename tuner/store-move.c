@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "store-int.h"
 #include "vmtune.h"
 
@@ -26,7 +27,7 @@ static json_object *col_json(const struct rows *r, int row, int col)
 	case V_INT:
 		return json_object_new_int64(v->i);
 	case V_REAL:
-		return json_object_new_double(v->d);
+		return json_number(v->d);
 	default:
 		return json_object_new_string(v->s);
 	}
@@ -181,6 +182,12 @@ int store_import_run(struct store *s, const char *line, const char *where)
 		json_object *t = json_object_array_get_idx(trials, i), *meas = field(t, "measurements");
 		struct val p[7];
 		long trial_id;
+
+		if (!json_object_is_type(t, json_type_object) ||
+		    (meas && !json_object_is_type(meas, json_type_array))) {
+			error("%s: trial %zu is not an object with a list of measurements", where, i + 1);
+			goto fail;
+		}
 
 		p[0] = vint(run_id);
 		for (j = 0; trial_cols[j]; j++)

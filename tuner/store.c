@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "store-int.h"
 #include "vmtune.h"
 
@@ -227,7 +228,7 @@ static json_object *values_json(const struct run_value *v, int n)
 	json_object *o = json_object_new_object();
 
 	for (int i = 0; i < n; i++)
-		json_object_object_add(o, v[i].name, isfinite(v[i].value) ? json_object_new_double(v[i].value) : NULL);
+		json_object_object_add(o, v[i].name, json_number(v[i].value));
 	return o;
 }
 

@@ -1,4 +1,6 @@
 /* text.c - checking and escaping strings from outside for where they land. */
+#include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,4 +107,9 @@ const char *text_filename(const char *s, char *buf, size_t size)
 		      (buf[i] >= '0' && buf[i] <= '9') || buf[i] == '_' || buf[i] == '-' || (buf[i] == '.' && i > 0)))
 			buf[i] = '_';
 	return buf;
+}
+
+struct json_object *json_number(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
 }

@@ -23,4 +23,9 @@ const char *text_ini(const char *s, char *buf, size_t size);
  * rest '_', never "", "." or ".." or a leading '.'. */
 const char *text_filename(const char *s, char *buf, size_t size);
 
+/* A number for JSON: json-c would print Infinity or NaN, which no JSON reader
+ * takes; those become null. */
+struct json_object;
+struct json_object *json_number(double v);
+
 #endif

@@ -38,6 +38,11 @@ check "an imported run can be reported on like any" test "$(q "$T/imp.db" "selec
 echo '{"x": 1}' >"$T/bad.jsonl"
 expect 2 "importing something else" --db "$T/imp.db" db import "$T/bad.jsonl"
 check "names the file and line" err_has "$T/bad\.jsonl:1: not an exported vmtune run"
+# found by fuzz_import: a trial whose measurements are not a list made json-c abort
+jq -c '.uuid = "0123" | .trials[0].measurements = {"a": 1}' "$T/a.jsonl" >"$T/odd.jsonl"
+expect 2 "importing a trial whose measurements are not a list" --db "$T/imp.db" db import "$T/odd.jsonl"
+check "names the file, the line and the trial" err_has "$T/odd\.jsonl:1: trial 1 is not an object with a list of measurements"
+check "and adds nothing" test "$(sqlite3 "$T/imp.db" 'select count(*) from runs')" = 1
 expect 2 "merge from a database that does not exist" db merge "$T/out.db" "$T/nonexistent.db"
 expect 2 "unknown subcommand" db frobnicate
 done_testing
