@@ -14,10 +14,11 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv, unshare),
 # procps (sysctl -p), qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the
 # fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back, clang and
-# libclang-rt-14-dev (libFuzzer: the fuzz targets)
+# libclang-rt-14-dev (libFuzzer: the fuzz targets), kmod and e2fsprogs (the guest suite's modules and disk, the
+# fault suite's full file system)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev kmod e2fsprogs
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)
