@@ -173,7 +173,8 @@ int file_list(const char *dir, const char *suffix, char ***names)
 		n++;
 	}
 	closedir(d);
-	qsort(v, (size_t)n, sizeof(*v), by_name);
+	if (n > 1) /* (qsort of NULL is undefined, even for 0 items) */
+		qsort(v, (size_t)n, sizeof(*v), by_name);
 	*names = v;
 	return n;
 }

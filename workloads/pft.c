@@ -134,8 +134,11 @@ int main(int argc, char **argv)
 	}
 	wall = wl_now() - wall;
 	getrusage(RUSAGE_SELF, &ru1);
+	pthread_barrier_destroy(&start);
 	if (err) {
 		fprintf(stderr, "pft: mmap: %s\n", strerror(err));
+		free(jobs);
+		free(tids);
 		return 1;
 	}
 	user = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
@@ -162,5 +165,7 @@ int main(int argc, char **argv)
 	printf("zero_gb_s=%.4f\n", zbw / 1e9);
 	printf("fault_gb_s=%.4f\n", fault_bw / 1e9);
 	printf("fraction_of_zeroing=%.4f\n", fault_bw / zbw);
+	free(jobs);
+	free(tids);
 	return 0;
 }

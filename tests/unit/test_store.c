@@ -181,6 +181,8 @@ static void export_and_import_are_idempotent(void **state)
 		assert_string_equal(buf2, buf);
 		free(buf2);
 	}
+	free(buf);
+	buf = NULL;
 	/* damaged lines are refused and add nothing */
 	assert_int_equal(store_import_run(s2, "{\"uuid\": 5}", "x:2"), -1);
 	assert_int_equal(store_import_run(s2, "not json", "x:3"), -1);
