@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS] - the fuzzing campaign: every libFuzzer target (tests/fuzz) for
+# fuzz.sh [SECONDS [TARGET...]] - the fuzzing campaign: every libFuzzer target (tests/fuzz; or the ones named) for
 # SECONDS (default 600) each, two at a time, then the inputs that reached new
 # coverage are merged into the kept corpus (tests/fuzz/corpus/NAME, minimized by
 # libFuzzer's -merge). Prints the TAP lines of tests/fuzz/run: record them in
@@ -9,8 +9,12 @@ cd "$(dirname "$0")/.." || exit 4
 secs=${1:-600}
 make -s fuzz-build || exit 1
 keep=$(mktemp -d /tmp/vmtune-fuzz-keep-XXXXXX)
-targets=(build-fuzz/fuzz/fuzz_*)
-targets=("${targets[@]##*/}")
+shift
+targets=("$@")
+if [ ${#targets[@]} = 0 ]; then
+	targets=(build-fuzz/fuzz/fuzz_*)
+	targets=("${targets[@]##*/}")
+fi
 rc=0
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
 	pids=()
