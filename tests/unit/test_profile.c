@@ -151,15 +151,21 @@ static void the_match_fits_what_it_names(void **state)
 }
 
 /* each refusal: the exit code, FILE:LINE:COLUMN and the words that name it */
-static void bad(const char *text, const char *at, const char *words)
+static void refused(int rc, const char *at, const char *words)
 {
-	static struct profile p;
 	char where[PATH_MAX + 64];
 
-	assert_int_equal(profile_load(put(text), &p), EXIT_USAGE);
+	assert_int_equal(rc, EXIT_USAGE);
 	snprintf(where, sizeof(where), "%s:%s: ", file, at);
 	if (!strstr(said(), where) || !strstr(said(), words))
 		fail_msg("wanted '%s' and '%s' in: %s", where, words, said());
+}
+
+static void bad(const char *text, const char *at, const char *words)
+{
+	static struct profile p;
+
+	refused(profile_load(put(text), &p), at, words);
 }
 
 static void bad_profiles_are_refused_where_they_are_wrong(void **state)
@@ -206,12 +212,8 @@ static void a_mix_loads_with_its_defaults(void **state)
 static void badm(const char *text, const char *at, const char *words)
 {
 	static struct mix m;
-	char where[PATH_MAX + 64];
 
-	assert_int_equal(mix_load(put(text), &m), EXIT_USAGE);
-	snprintf(where, sizeof(where), "%s:%s: ", file, at);
-	if (!strstr(said(), where) || !strstr(said(), words))
-		fail_msg("wanted '%s' and '%s' in: %s", where, words, said());
+	refused(mix_load(put(text), &m), at, words);
 }
 
 static void bad_mixes_are_refused_where_they_are_wrong(void **state)
