@@ -178,6 +178,7 @@ int store_import_run(struct store *s, const char *line, const char *where)
 					 8, p, "cannot import")) < 0)
 			goto fail;
 	}
+	crashpoint("import-in-transaction"); /* the run row written, its trials not yet */
 	for (i = 0; i < json_object_array_length(trials); i++) {
 		json_object *t = json_object_array_get_idx(trials, i), *meas = field(t, "measurements");
 		struct val p[7];

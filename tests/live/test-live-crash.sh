@@ -193,6 +193,24 @@ if crash "restore killed half-way" restore-midway 1 restore; then
 	after "restore killed half-way, then restore again"
 fi
 
+# --- db import, killed inside its transaction: SQLite rolls it back ---------------
+"$VMTUNE" -q --state-dir "$STATE" db export -o "$T/runs.jsonl"
+if crash "db import killed inside its transaction" import-in-transaction 2 --db "$T/imp.db" db import "$T/runs.jsonl"
+then
+	tried=$((tried + 1))
+	ok=1
+	check "db import killed: the store passes integrity_check" \
+		test "$(sqlite3 "$T/imp.db" 'PRAGMA integrity_check')" = ok || ok=0
+	check "db import killed: the run it was writing is not there, the one before is whole" \
+		test "$(sqlite3 "$T/imp.db" "SELECT count(*) FROM runs")" = 1 -a \
+		"$(sqlite3 "$T/imp.db" "SELECT count(*) FROM trials")" -gt 0 || ok=0
+	lexpect 0 "db import killed: importing again completes it" --db "$T/imp.db" db import "$T/runs.jsonl"
+	[ "$RC" = 0 ] || ok=0
+	check "db import killed: every run is there once" \
+		test "$(sqlite3 "$T/imp.db" "SELECT count(*) FROM runs")" = "$(wc -l <"$T/runs.jsonl")" || ok=0
+	survived=$((survived + ok))
+fi
+
 echo "# crash points survived: $survived of $tried tried"
 check "every crash point tried was survived ($survived of $tried)" test "$survived" = "$tried"
 check "at least 20 crash points were tried" test "$tried" -ge 20
