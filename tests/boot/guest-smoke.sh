@@ -7,6 +7,12 @@
 # restore, and the machine as it was. Each result is a "GUEST ok|not ok - ..." line
 # on the console; the host reads them.
 export PATH=/bin
+# it mounts over /proc, /tmp and /sys/fs/cgroup and powers off: only ever as the
+# guest's init
+if [ $$ != 1 ] || [ ! -f /vmtune.path ]; then
+	echo "guest-smoke.sh: runs only as init inside the guest (tests/boot/test-guest.sh)" >&2
+	exit 2
+fi
 V=$(cat /vmtune.path)
 S=/var/lib/vmtune
 n=0
