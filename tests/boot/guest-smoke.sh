@@ -38,7 +38,6 @@ snapshot() {
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control
