@@ -139,15 +139,23 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 }
 
 /* Throughput and interactivity of the original and the recommended settings, from
- * the confirmation runs (the same rounds, alternating). */
+ * the confirmation runs (the same rounds, alternating). Without a confirmation (no
+ * candidate beat the original on the search's runs), the original's side comes from
+ * its baseline runs during the search, and the header says so. */
 static void side_by_side(const struct search *S, int rec)
 {
 	double m[2] = { 0 }, p99[2] = { 0 }, played[2] = { 0 };
 	int n[2] = { 0 }, np[2] = { 0 }, j, k;
+	enum trial_kind base = TK_CONFIRM_BASELINE;
 
+	for (j = 0; j < S->nobs; j++)
+		if (!S->obs[j].failed && S->obs[j].kind == TK_CONFIRM_BASELINE)
+			break;
+	if (j == S->nobs)
+		base = TK_BASELINE;
 	for (j = 0; j < S->nobs; j++) {
 		const struct obs *ob = &S->obs[j];
-		if (ob->failed || !(ob->kind == TK_CONFIRM_BASELINE || (ob->kind == TK_CONFIRM && ob->point == rec)))
+		if (ob->failed || !(ob->kind == base || (ob->kind == TK_CONFIRM && ob->point == rec)))
 			continue;
 		k = ob->kind == TK_CONFIRM ? 1 : 0;
 		m[k] += ob->metric[0];
@@ -160,7 +168,8 @@ static void side_by_side(const struct search *S, int rec)
 	}
 	if (!n[0] || (!np[0] && rec < 0))
 		return;
-	printf("\n%-34s %-14s %s\n", "", "ORIGINAL", rec >= 0 ? "RECOMMENDED" : "");
+	printf("\n%-34s %-14s %s\n", base == TK_BASELINE ? "(the original's baseline runs)" : "", "ORIGINAL",
+	       rec >= 0 ? "RECOMMENDED" : "");
 	printf("%-34s %-14.4g ", S->o->wl[0].metric, m[0] / n[0]);
 	if (rec >= 0 && n[1])
 		printf("%.4g", m[1] / n[1]);

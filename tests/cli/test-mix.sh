@@ -87,6 +87,15 @@ vt --root "$R" search --workload "$W" --metric value --knobs vm.page-cluster --t
 check "an impossible requirement fails every candidate" \
 	test "$(sqlite3 "$T/q.db" "select count(*) from trials where kind='candidate' and failed=0")" = 0
 check "so nothing is recommended" out_has 'nothing beat the original settings significantly'
+# every candidate costs more than the original (page-cluster 3 here): no confirmation runs
+W2="exec:sleep 0.2; pc=\$(cat $R/proc/sys/vm/page-cluster); echo value=\$((10 + (pc - 3) * (pc - 3)))"
+vt --root "$R" search --workload "$W2" --metric value --knobs vm.page-cluster --trials 3 --strategy grid \
+	--probe "sputter -p 10ms -B 100ms -s 4M" --objective balanced --db "$T/w.db" -o "$T/w.yaml"
+check "a search that finds nothing better ends (exit $RC)" test "$RC" = 0
+check "it confirms nothing" out_lacks '^finalist '
+check "so the original's side comes from its baseline runs, and says so" \
+	out_has "^\\(the original's baseline runs\\) +ORIGINAL *\$"
+check "with the probe's figures for the original" out_has '^probe p99 lateness \(ms\) +[0-9.]+ *$'
 expect 2 "an objective without a probe is refused" --root "$R" search --workload "$W" --metric value \
 	--knobs vm.page-cluster --objective interactive
 expect 2 "a malformed requirement" --root "$R" search --workload "$W" --metric value --require "played=1"
