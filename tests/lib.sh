@@ -45,7 +45,8 @@ T=$(mktemp -d /tmp/vmtune-test-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
 # What the live kernel looks like to a user of vmtune: every readable vm sysctl,
-# the THP/mTHP switches, active swap, vmtune cgroups, a debugfs mount.
+# the THP/mTHP switches, zswap's parameters, zram0's size and compressor, MGLRU,
+# active swap and its priorities, vmtune cgroups, a debugfs mount.
 live_snapshot() {
 	local f
 	for f in /proc/sys/vm/*; do
@@ -55,7 +56,11 @@ live_snapshot() {
 		/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled; do
 		[ -r "$f" ] && echo "$f=$(cat "$f")"
 	done
-	echo "swaps=$(tail -n +2 /proc/swaps | awk '{print $1}' | tr '\n' ' ')"
+	for f in /sys/module/zswap/parameters/* /sys/block/zram0/disksize /sys/block/zram0/comp_algorithm \
+		/sys/kernel/mm/lru_gen/enabled /sys/kernel/mm/lru_gen/min_ttl_ms; do
+		[ -f "$f" ] && [ -r "$f" ] && echo "$f=$(cat "$f")"
+	done
+	echo "swaps=$(tail -n +2 /proc/swaps | awk '{print $1, $5}' | tr '\n' ' ')"
 	echo "cgroups=$(ls -d /sys/fs/cgroup/memory/vmtune* /sys/fs/cgroup/vmtune* 2>/dev/null | tr '\n' ' ')"
 	echo "debugfs=$(grep -c ' /sys/kernel/debug ' /proc/mounts)"
 }

@@ -12,9 +12,15 @@
 
 static const char *const thp_enabled_choices[] = { "always", "madvise", "never", NULL };
 static const char *const thp_defrag_choices[] = { "always", "defer", "defer+madvise", "madvise", "never", NULL };
+static const char *const yes_no_choices[] = { "N", "Y", NULL };
+/* the kernel's compressors by their crypto names: the first three are in every
+ * distribution kernel (the safe range); the rest only where built */
+static const char *const compressor_choices[] = { "lzo", "lzo-rle", "lz4", "zstd", "lz4hc", "deflate", "842", NULL };
 
 #define VM(f) "/proc/sys/vm/" f
 #define THP(f) KNOB_THP_DIR "/" f
+#define ZSWAP(f) "/sys/module/zswap/parameters/" f
+#define LRU_GEN(f) "/sys/kernel/mm/lru_gen/" f
 /* clang-format off */
 #define SYSCTL(f) { { VM(f), KC_INT } }
 /* clang-format on */

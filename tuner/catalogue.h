@@ -14,6 +14,7 @@ enum knob_type {
 /* How a value is stored in a file. */
 enum knob_codec {
 	KC_INT,		/* decimal integer */
+	KC_HEX,		/* an integer read in hex ("0x0007"), written in decimal */
 	KC_ENUM,	/* sysfs "a [b] c": the bracketed word is current; write the word */
 	KC_PAGES_ORDER, /* bytes = page size << order (fault_around_bytes) */
 	KC_MTHP,	/* the directory holding hugepages-<N>kB/enabled files */

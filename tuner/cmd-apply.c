@@ -48,6 +48,25 @@ static void on_sysctld(void *arg, const char *file, int line, const char *value)
 					     "'sysctl --system' would put it back later");
 }
 
+/* Settings measured with one kind of swap may be wrong for another (page-cluster
+ * for a disk against zram): say so when the machine's swap differs from the one the
+ * profile records. */
+static void swap_differs(const char *path, const struct profile *p)
+{
+	struct machine m;
+	char now[48], a[PATH_MAX * 2], b[128], c[192];
+
+	if (!p->machine.swap[0] || !vt_live())
+		return;
+	machine_read(&m);
+	machine_swap_kind(&m, now, sizeof(now));
+	if (strcmp(now, p->machine.swap) != 0)
+		warning("%s was measured with %s swap%s%s%s; this machine's swap is %s: its settings may not suit it",
+			text_safe(path, a, sizeof(a)), text_safe(p->machine.swap, b, sizeof(b)),
+			p->machine.swap_backend[0] ? " (" : "", text_safe(p->machine.swap_backend, c, sizeof(c)),
+			p->machine.swap_backend[0] ? ")" : "", now);
+}
+
 static int dry_run(const char *path, const struct profile *p)
 {
 	char cur[64], want[64], safe[PATH_MAX * 2];
@@ -180,6 +199,8 @@ int cmd_apply(int argc, char **argv)
 		if ((rc = profile_load(path, &p)) != 0)
 			return rc;
 	}
+	if (!boot)
+		swap_differs(path, &p);
 	if (dry)
 		return dry_run(path, &p);
 	/* the boot profile was checked when it was installed */

@@ -106,7 +106,7 @@ int cmd_knobs(int argc, char **argv)
 		if (knob_searchable(d)) {
 			knob_search_range(d, st.have_value ? st.value : knob_default(d), &lo, &hi);
 			if (d->type == KT_ENUM)
-				snprintf(range, sizeof(range), "%d choices", knob_choice_count(d));
+				snprintf(range, sizeof(range), "%ld choices", hi - lo + 1);
 			else
 				snprintf(range, sizeof(range), "%ld..%ld", lo, hi);
 		}

@@ -37,8 +37,11 @@ static const char run_opts[] =
     "                          (these five are the default), steady; all; none; -STEP leaves one out\n"
     "      --no-settle         the same as --settle none\n"
     "  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE (e.g. 256M)\n"
-    "  -s, --swap SIZE         make sure SIZE of swap exists (temporary swapfile in the state dir);\n"
-    "                          with --memory-limit the cgroup may use that much swap\n"
+    "  -s, --swap SWAP         SIZE or file:SIZE: make sure SIZE of swap exists (a temporary swapfile in\n"
+    "                          the state dir); zram:SIZE[:ALGO]: the free zram0 configured, then reset;\n"
+    "                          machine: the machine's own swap as it is. With --memory-limit the\n"
+    "                          cgroup may use SIZE of swap (machine: not limited)\n"
+    "      --zswap             zswap enabled in front of the swapfile or the machine's swap\n"
     "      --set KNOB=VALUE    run under this setting, restored afterwards (repeatable)\n"
     "      --probe SPEC        an interactivity probe (e.g. \"sputter -p 10ms -B 100ms -s 64M\") played\n"
     "                          beside each run, in the same cgroup, until the workload ends\n"
@@ -392,6 +395,7 @@ int cmd_run(int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'W' },
 		{ "settle", required_argument, NULL, 'T' },
 		{ "no-settle", no_argument, NULL, 'N' },
+		{ "zswap", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
@@ -401,10 +405,12 @@ int cmd_run(int argc, char **argv)
 	double precision = 0;
 	unsigned steps = SETTLE_DEFAULT;
 	uint64_t mem_limit = 0, swap_size = 0;
+	struct swap_spec swapspec = { .backend = SWAP_NONE };
+	bool zswap = false;
 	double timeout = 1800;
 	const char *probe = NULL, *mixfile = NULL;
 	struct mix mix;
-	char why[256], swapfile[PATH_MAX] = "", a[32], b[32], probe_prog[4096] = "";
+	char why[256], swapfile[PATH_MAX] = "", a[32], b[32], sw[64], probe_prog[4096] = "";
 	bool runs_given = false;
 	json_object *out = NULL;
 
@@ -431,8 +437,11 @@ int cmd_run(int argc, char **argv)
 				return usage_error("run", "--memory-limit %s is too small (at least 16M)", optarg);
 			break;
 		case 's':
-			if (parse_size(optarg, &swap_size, why, sizeof(why)) < 0)
+			if (swap_spec_parse(optarg, &swapspec, why, sizeof(why)) < 0)
 				return usage_error("run", "--swap: %s", why);
+			break;
+		case 'Z':
+			zswap = true;
 			break;
 		case 'S':
 			if (nset >= SETTINGS_MAX)
@@ -503,11 +512,14 @@ int cmd_run(int argc, char **argv)
 			probe = mix.probe;
 		if (!mem_limit)
 			mem_limit = mix.memory_limit;
-		if (!swap_size)
-			swap_size = mix.swap;
+		if (swapspec.backend == SWAP_NONE)
+			swapspec = mix.swap;
 		info("mix %s: %d workload(s)%s%s", mix.name[0] ? mix.name : mixfile, mix.nwl, probe ? ", probe " : "",
 		     probe ? probe : "");
 	}
+	if (zswap && swap_spec_add_zswap(&swapspec, why, sizeof(why)) < 0)
+		return usage_error("run", "%s", why);
+	swap_size = swap_spec_limit(&swapspec);
 	if (nwl == 0)
 		return usage_error(
 		    "run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
@@ -530,16 +542,16 @@ int cmd_run(int argc, char **argv)
 		snprintf(probe_prog, sizeof(probe_prog), "%s", args[0]);
 		workload_argv_free(args);
 	}
-	if ((mem_limit || swap_size) && !vt_live())
+	if ((mem_limit || swapspec.backend != SWAP_NONE) && !vt_live())
 		return usage_error("run",
 				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 
 	if (nset && (rc = settings_check(set, nset)) != 0)
 		return rc;
-	if (nset || mem_limit || swap_size) {
+	if (nset || mem_limit || swapspec.backend != SWAP_NONE) {
 		if ((rc = session_begin()) != 0)
 			return rc;
-		if (swap_size && swap_ensure(swap_size, swapfile, sizeof(swapfile)) < 0)
+		if (swap_setup(&swapspec, swapfile, sizeof(swapfile)) < 0)
 			return EXIT_ENV;
 		if (nset && (rc = settings_apply(set, nset, false)) != 0)
 			return rc;
@@ -631,6 +643,10 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(out, "memory_limit",
 				       mem_limit ? json_object_new_int64((int64_t)mem_limit) : NULL);
 		json_object_object_add(out, "swap", swap_size ? json_object_new_int64((int64_t)swap_size) : NULL);
+		json_object_object_add(out, "swap_backend",
+				       swapspec.backend != SWAP_NONE
+					   ? json_object_new_string(swap_spec_format(&swapspec, sw, sizeof(sw)))
+					   : NULL);
 		json_object_object_add(out, "interrupted", json_object_new_boolean(vt_interrupted != 0));
 		printf("%s\n",
 		       json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

@@ -28,7 +28,10 @@ static const char search_opts_help[] =
     "  -o, --out FILE          profile to write (default STATE/profiles/HOST-WORKLOAD.yaml)\n"
     "      --apply             apply the recommendation afterwards (journalled)\n"
     "  -m, --memory-limit SIZE run each workload in a memory cgroup of SIZE\n"
-    "  -s, --swap SIZE         make sure SIZE of swap exists; the cgroup may use that much\n"
+    "  -s, --swap SWAP         the runs' swap, which the cgroup may use: SIZE or file:SIZE (at least SIZE\n"
+    "                          of swap, a temporary swapfile if needed), zram:SIZE[:ALGO] (the free zram0\n"
+    "                          configured for the search, then reset) or machine (the machine's own)\n"
+    "      --zswap             zswap enabled in front of the swapfile or the machine's swap\n"
     "      --timeout DURATION  stop one workload run after DURATION (default 30m); it counts as failed\n"
     "      --baseline-every N  measure the original settings again every N runs (default 3)\n"
     "      --confirm-rounds N  rounds of original + finalists between looks at the data (default 5)\n"
@@ -74,7 +77,8 @@ int cmd_search(int argc, char **argv)
 		O_WARM,
 		O_SETTLE,
 		O_NOSETTLE,
-		O_WARMUP
+		O_WARMUP,
+		O_ZSWAP
 	};
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -109,6 +113,7 @@ int cmd_search(int argc, char **argv)
 		{ "settle", required_argument, NULL, O_SETTLE },
 		{ "no-settle", no_argument, NULL, O_NOSETTLE },
 		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "zswap", no_argument, NULL, O_ZSWAP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct search_opts o = { .trials = 0,
@@ -132,6 +137,7 @@ int cmd_search(int argc, char **argv)
 				 .quiet = vt.quiet,
 				 .echo = vt.verbose > 1 };
 	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
+	bool zswap = false;
 	static struct mix mix;
 	int c, i, maximize = -1;
 	long v;
@@ -196,7 +202,7 @@ int cmd_search(int argc, char **argv)
 				return usage_error("search", "--memory-limit %s is too small (at least 16M)", optarg);
 			break;
 		case 's':
-			if (parse_size(optarg, &o.swap, why, sizeof(why)) < 0)
+			if (swap_spec_parse(optarg, &o.swapspec, why, sizeof(why)) < 0)
 				return usage_error("search", "--swap: %s", why);
 			break;
 		case O_TIMEOUT:
@@ -243,6 +249,9 @@ int cmd_search(int argc, char **argv)
 			break;
 		case O_NOSETTLE:
 			o.settle = 0;
+			break;
+		case O_ZSWAP:
+			zswap = true;
 			break;
 		case O_WARMUP:
 			if (parse_long(optarg, 0, 16, &v, why, sizeof(why)) < 0)
@@ -294,8 +303,8 @@ int cmd_search(int argc, char **argv)
 			o.probe = mix.probe;
 		if (!o.mem_limit)
 			o.mem_limit = mix.memory_limit;
-		if (!o.swap)
-			o.swap = mix.swap;
+		if (o.swapspec.backend == SWAP_NONE)
+			o.swapspec = mix.swap;
 		if (!objective && mix.objective[0])
 			objective = mix.objective;
 		for (i = 0; i < mix.nrequire && o.nrequire < SEARCH_MAX_REQUIRE; i++)
@@ -328,7 +337,11 @@ int cmd_search(int argc, char **argv)
 		      "machine's own fingerprint (--machine is for recommend, or with --root to simulate one)");
 		return EXIT_USAGE;
 	}
-	if ((o.mem_limit || o.swap) && !vt_live() && !o.dry_run)
+	if (zswap && swap_spec_add_zswap(&o.swapspec, why, sizeof(why)) < 0)
+		return usage_error("search", "%s", why);
+	if (!o.resume)
+		o.swap = swap_spec_limit(&o.swapspec);
+	if ((o.mem_limit || o.swapspec.backend != SWAP_NONE) && !vt_live() && !o.dry_run)
 		return usage_error("search",
 				   "--memory-limit and --swap need the live kernel; they cannot be used with --root");
 	if (o.trials == 0)

@@ -128,15 +128,16 @@ static int read_value(struct knob_state *st, long *v)
 
 	switch (st->kp->codec) {
 	case KC_INT:
+	case KC_HEX:
 	case KC_PAGES_ORDER:
 		r = read_small_file(st->path, buf, sizeof(buf));
 		if (r < 0)
 			return r;
 		errno = 0;
-		bytes = strtol(buf, NULL, 10);
+		bytes = strtol(buf, NULL, st->kp->codec == KC_HEX ? 16 : 10);
 		if (errno)
 			return -EINVAL;
-		if (st->kp->codec == KC_INT) {
+		if (st->kp->codec != KC_PAGES_ORDER) {
 			*v = bytes;
 			return 0;
 		}
@@ -331,6 +332,7 @@ int knob_assignments(const struct knob_def *d, long value, struct knob_assignmen
 	kp = st.kp ? st.kp : &d->paths[0]; /* the path this kernel has, else the first */
 	switch (kp->codec) {
 	case KC_INT:
+	case KC_HEX:
 	case KC_ENUM:
 		snprintf(a[0].path, sizeof(a[0].path), "%s", kp->path);
 		knob_format_value(d, value, a[0].value, sizeof(a[0].value));
@@ -431,6 +433,7 @@ int knob_write(struct knob_state *st, long v, long *readback)
 		return error("%s: %s", st->def->name, st->why);
 	switch (st->kp->codec) {
 	case KC_INT:
+	case KC_HEX:
 		snprintf(raw, sizeof(raw), "%ld", v);
 		if (write_raw(st->path, raw) < 0)
 			return -1;

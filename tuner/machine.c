@@ -302,6 +302,12 @@ const char *machine_swap_class(const struct machine *m)
 	return swap_classes[swap_class(m)];
 }
 
+const char *machine_swap_kind(const struct machine *m, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", machine_swap_class(m), m->zswap == 1 ? "+zswap" : "");
+	return buf;
+}
+
 void machine_features(const struct machine *m, double *f)
 {
 	int major = 0, minor = 0;

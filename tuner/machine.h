@@ -45,6 +45,9 @@ extern const bool machine_feature_categorical[MACHINE_NFEAT];
 void machine_features(const struct machine *m, double *f);
 /* none, rotational, flash or compressed (zram): the biggest swap device's class. */
 const char *machine_swap_class(const struct machine *m);
+/* The class with "+zswap" when zswap is on: what a profile records of the swap its
+ * settings were measured with, and what apply compares with the machine's. */
+const char *machine_swap_kind(const struct machine *m, char *buf, size_t size);
 /* "24G, swap file-on-ssd, 2 cpus, 6.18" */
 const char *machine_summary(const struct machine *m, char *buf, size_t size);
 /* As a JSON object (caller puts it) or its text (caller frees). */

@@ -20,14 +20,14 @@ static const struct cmd_entry commands[] = {
 	{ "get", cmd_get, "KNOB... [--json]", "print knob values" },
 	{ "set", cmd_set, "KNOB=VALUE...", "change knobs (journalled; 'vmtune restore' undoes)" },
 	{ "run", cmd_run,
-	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SIZE] [--set KNOB=VALUE]... [--probe "
+	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SWAP [--zswap]] [--set KNOB=VALUE]... [--probe "
 	  "SPEC] "
 	  "[--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
 	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] "
 	  "[--probe SPEC] [--objective throughput|interactive|balanced] [--require COND] [--out FILE] "
-	  "[--apply] [--memory-limit SIZE --swap SIZE] [--dry-run] [--resume RUN] [--warm-start]",
+	  "[--apply] [--memory-limit SIZE --swap SWAP [--zswap]] [--dry-run] [--resume RUN] [--warm-start]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
 	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
 	{ "apply", cmd_apply, "PROFILE [--dry-run] [--force] | --boot",
@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 	/* what the journal may have to undo besides knobs */
 	journal_register(&cgroup_journal_kind);
 	journal_register(&swap_journal_kind);
+	journal_register(&zram_journal_kind);
 	if (c->fn != cmd_restore)
 		journal_warn_stale();
 	rc = c->fn(argc - 1, argv + 1);

@@ -112,12 +112,17 @@ static int top(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v)
 		return text(c, v, key, m->description, sizeof(m->description));
 	if (strcmp(key, "probe") == 0)
 		return text(c, v, key, m->probe, sizeof(m->probe)) < 0 ? -1 : spec_ok(c, v, m->probe);
-	if (strcmp(key, "memory_limit") == 0 || strcmp(key, "swap") == 0) {
-		uint64_t *dst = key[0] == 'm' ? &m->memory_limit : &m->swap;
-		if (!(s = ydoc_scalar(v)) || parse_size(s, dst, why, sizeof(why)) < 0)
+	if (strcmp(key, "memory_limit") == 0) {
+		if (!(s = ydoc_scalar(v)) || parse_size(s, &m->memory_limit, why, sizeof(why)) < 0)
 			return ydoc_error(c->y, v, "%s", s ? why : "a size such as 512M");
-		if (key[0] == 'm' && *dst < (16 << 20))
+		if (m->memory_limit < (16 << 20))
 			return ydoc_error(c->y, v, "memory_limit %s is too small (at least 16M)", s);
+		return 0;
+	}
+	if (strcmp(key, "swap") == 0) {
+		if (!(s = ydoc_scalar(v)) || swap_spec_parse(s, &m->swap, why, sizeof(why)) < 0)
+			return ydoc_error(c->y, v, "swap: %s",
+					  s ? why : "a size such as 1G, file:SIZE, zram:SIZE[:ALGO] or machine");
 		return 0;
 	}
 	if (strcmp(key, "objective") == 0) {

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "swap.h"
+
 #define MIX_MAX_WORKLOADS 8
 #define MIX_MAX_REQUIRE 8
 
@@ -20,7 +22,8 @@ struct mix {
 	int nwl;
 	struct mix_workload wl[MIX_MAX_WORKLOADS];
 	char probe[512];
-	uint64_t memory_limit, swap;
+	uint64_t memory_limit;
+	struct swap_spec swap; /* backend SWAP_NONE when the mix names none */
 	char objective[16]; /* throughput, interactive, balanced; "" when not given */
 	int nrequire;
 	char require[MIX_MAX_REQUIRE][64];

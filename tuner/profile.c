@@ -14,6 +14,7 @@
 #include "knob.h"
 #include "machine.h"
 #include "profile.h"
+#include "swap.h"
 #include "size.h"
 #include "vmtune.h"
 #include "yamldoc.h"
@@ -130,8 +131,32 @@ static int machine_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_
 		return get_long(l, v, key, &p->machine.mem_total_kb);
 	if (strcmp(key, "swap_total_kb") == 0)
 		return get_long(l, v, key, &p->machine.swap_total_kb);
-	return ydoc_error(
-	    l->y, k, "unknown key '%s' in machine (known: hostname, kernel, cpus, mem_total_kb, swap_total_kb)", key);
+	if (strcmp(key, "swap") == 0) {
+		static const char *const kinds[] = { "none", "rotational", "flash", "compressed" };
+		char base[32];
+		size_t i, n;
+		if (copy_string(l, v, key, p->machine.swap, sizeof(p->machine.swap)) < 0)
+			return -1;
+		n = strcspn(p->machine.swap, "+");
+		snprintf(base, sizeof(base), "%.*s", (int)n, p->machine.swap);
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (strcmp(base, kinds[i]) == 0 && (!p->machine.swap[n] || strcmp(p->machine.swap + n, "+zswap") == 0))
+				return 0;
+		return ydoc_error(l->y, v, "swap must be none, rotational, flash or compressed, optionally +zswap");
+	}
+	if (strcmp(key, "swap_backend") == 0) {
+		struct swap_spec sp;
+		char why[160];
+		if (copy_string(l, v, key, p->machine.swap_backend, sizeof(p->machine.swap_backend)) < 0)
+			return -1;
+		if (swap_spec_parse(p->machine.swap_backend, &sp, why, sizeof(why)) < 0)
+			return ydoc_error(l->y, v, "swap_backend: %s", why);
+		return 0;
+	}
+	return ydoc_error(l->y, k,
+			  "unknown key '%s' in machine (known: hostname, kernel, cpus, mem_total_kb, swap_total_kb, "
+			  "swap, swap_backend)",
+			  key);
 }
 
 static int match_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -408,7 +433,10 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 		    emit_kv(e, "hostname", p->machine.hostname, false) < 0 ||
 		    emit_kv(e, "kernel", p->machine.kernel, false) < 0 || emit_kl(e, "cpus", p->machine.cpus) < 0 ||
 		    emit_kl(e, "mem_total_kb", p->machine.mem_total_kb) < 0 ||
-		    emit_kl(e, "swap_total_kb", p->machine.swap_total_kb) < 0 || emit_map(e, false, true) < 0)
+		    emit_kl(e, "swap_total_kb", p->machine.swap_total_kb) < 0 ||
+		    (p->machine.swap[0] && emit_kv(e, "swap", p->machine.swap, false) < 0) ||
+		    (p->machine.swap_backend[0] && emit_kv(e, "swap_backend", p->machine.swap_backend, true) < 0) ||
+		    emit_map(e, false, true) < 0)
 			return -1;
 	}
 	if (p->match.has_min || p->match.has_max) {

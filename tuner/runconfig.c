@@ -77,6 +77,8 @@ char *run_config_json(const struct run_config *c)
 	json_object_object_add(j, "repeats", json_object_new_int(c->repeats));
 	json_object_object_add(j, "memory_limit", json_object_new_int64((int64_t)c->memory_limit));
 	json_object_object_add(j, "swap", json_object_new_int64((int64_t)c->swap));
+	if (c->swap_backend[0])
+		json_object_object_add(j, "swap_backend", json_object_new_string(c->swap_backend));
 	json_object_object_add(j, "root", json_object_new_string(c->root));
 	json_object_object_add(j, "probe", c->probe[0] ? json_object_new_string(c->probe) : NULL);
 	json_object_object_add(j, "objective", json_object_new_string(c->objective));
@@ -162,6 +164,7 @@ int run_config_parse(const char *json, struct run_config *c)
 	c->repeats = json_object_get_int(get(j, "repeats"));
 	c->memory_limit = (uint64_t)json_object_get_int64(get(j, "memory_limit"));
 	c->swap = (uint64_t)json_object_get_int64(get(j, "swap"));
+	get_str(j, "swap_backend", c->swap_backend, sizeof(c->swap_backend), "");
 	get_str(j, "root", c->root, sizeof(c->root), "");
 	get_str(j, "probe", c->probe, sizeof(c->probe), "");
 	get_str(j, "objective", c->objective, sizeof(c->objective), "throughput");

@@ -40,6 +40,7 @@ struct run_config {
 	unsigned long seed;
 	int repeats;
 	uint64_t memory_limit, swap;
+	char swap_backend[64]; /* the --swap spec (swap.h); "" in runs stored before it was kept */
 	char root[PATH_MAX];
 	char probe[1024]; /* "" for none */
 	char objective[16];

@@ -47,6 +47,9 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 	p.machine.cpus = m.cpus;
 	p.machine.mem_total_kb = m.mem_total_kb;
 	p.machine.swap_total_kb = m.swap_total_kb;
+	machine_swap_kind(&m, p.machine.swap, sizeof(p.machine.swap));
+	if (S->o->swapspec.backend != SWAP_NONE)
+		swap_spec_format(&S->o->swapspec, p.machine.swap_backend, sizeof(p.machine.swap_backend));
 	for (i = 0; i < S->sp.d; i++) {
 		p.settings[i].def = S->sp.dim[i].def;
 		p.settings[i].value = rec[i];

@@ -65,6 +65,10 @@ void search_print_plan(const struct search *S, FILE *f)
 	if (o->mem_limit)
 		fprintf(f, "each run in a %s memory cgroup, swap %s\n", format_size(o->mem_limit, a, sizeof(a)),
 			o->swap ? format_size(o->swap, b, sizeof(b)) : "not limited");
+	if (o->swapspec.backend != SWAP_NONE) {
+		char d[160];
+		fprintf(f, "swap: %s\n", swap_spec_describe(&o->swapspec, d, sizeof(d)));
+	}
 	{
 		char st[128];
 		fprintf(f, "before every run: %s; %d warm-up run(s) of each workload first, not counted\n",
@@ -293,7 +297,7 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 void search_print_dry_run(const struct search *S, const char *out)
 {
 	const struct search_opts *o = S->o;
-	bool swapfile = o->swap && swap_total() < o->swap;
+	bool swapfile = o->swapspec.backend == SWAP_FILE && swap_total() < o->swapspec.size;
 
 	printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s\n", out, o->db,
 	       o->state_dir, swapfile ? ", a temporary swapfile in " : "", swapfile ? o->state_dir : "");

@@ -37,6 +37,8 @@ char *search_config_json(const struct search *S)
 	c.repeats = o->repeats;
 	c.memory_limit = o->mem_limit;
 	c.swap = o->swap;
+	if (o->swapspec.backend != SWAP_NONE)
+		swap_spec_format(&o->swapspec, c.swap_backend, sizeof(c.swap_backend));
 	snprintf(c.root, sizeof(c.root), "%s", o->root);
 	snprintf(c.probe, sizeof(c.probe), "%s", o->probe ? o->probe : "");
 	snprintf(c.objective, sizeof(c.objective), "%s", objective_name(o->objective));
@@ -104,6 +106,15 @@ int search_resume_config(struct search_opts *o, char *knobs, size_t knobslen, ch
 	o->repeats = c.repeats;
 	o->mem_limit = c.memory_limit;
 	o->swap = c.swap;
+	memset(&o->swapspec, 0, sizeof(o->swapspec));
+	if (c.swap_backend[0]) {
+		char why[160];
+		if (swap_spec_parse(c.swap_backend, &o->swapspec, why, sizeof(why)) < 0)
+			return error("run %ld: its stored swap backend: %s", o->resume, why);
+	} else if (c.swap) {
+		o->swapspec.backend = SWAP_FILE; /* runs stored before the backends */
+		o->swapspec.size = c.swap;
+	}
 	if (o->trials <= 0)
 		o->trials = c.trials;
 	if (c.probe[0]) {

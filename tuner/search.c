@@ -188,7 +188,7 @@ int search_run(struct search_opts *o)
 
 	if ((rc = session_begin()) != 0)
 		goto out;
-	if (o->swap && swap_ensure(o->swap, S.swapfile, sizeof(S.swapfile)) < 0) {
+	if (swap_setup(&o->swapspec, S.swapfile, sizeof(S.swapfile)) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "swap.h"
+
 #define SEARCH_MAX_WORKLOADS 8
 #define CONFIRM_MAX_ROUNDS_OPT 1000
 
@@ -42,7 +44,8 @@ struct search_opts {
 	bool apply, dry_run;
 	bool warm_start; /* seed the surrogate with the pooled trials of every --db */
 	long resume;
-	uint64_t mem_limit, swap;
+	uint64_t mem_limit, swap; /* swap: what the cgroup may use (0: not limited) */
+	struct swap_spec swapspec; /* where the swap comes from (--swap) */
 	double timeout;
 	int baseline_every, finalists;
 	int race_rounds;	/* runs of each contender for the finalists, before the confirmation */

@@ -1,5 +1,8 @@
-/* swap.c - temporary swapfiles in the state dir: created (journalled first),
- * formatted with a swap header, enabled; disabled and removed at the end. */
+/* swap.c - the sandbox's swap. A temporary swapfile in the state dir: created
+ * (journalled first), formatted with a swap header, enabled; disabled and removed
+ * at the end. A zram device: the free zram0 given a compressor and a disk size,
+ * formatted and enabled at a high priority; disabled and reset at the end. zswap:
+ * its switch is a knob, journalled and put back like any other. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,12 +15,137 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "catalogue.h"
+#include "file.h"
 #include "journal.h"
+#include "knob.h"
 #include "size.h"
 #include "swap.h"
 #include "vmtune.h"
 
 #define TMPFS_MAGIC 0x01021994
+#define ZRAM_SYS "/sys/block/" SWAP_ZRAM_DEV
+#define ZRAM_DEV "/dev/" SWAP_ZRAM_DEV
+/* zram swap goes before any other swap the machine has, as zram-generator sets it */
+#define ZRAM_PRIO 100
+
+static int fail(char *why, size_t whylen, const char *fmt, const char *arg)
+{
+	snprintf(why, whylen, fmt, arg);
+	return -1;
+}
+
+int swap_spec_parse(const char *s, struct swap_spec *sp, char *why, size_t whylen)
+{
+	char buf[128], *plus, *colon, *sizep;
+	size_t i, n;
+
+	memset(sp, 0, sizeof(*sp));
+	if (strlen(s) >= sizeof(buf))
+		return fail(why, whylen, "'%.40s...' is too long", s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	if ((plus = strchr(buf, '+'))) {
+		if (strcmp(plus, "+zswap") != 0)
+			return fail(why, whylen, "'%s': the only thing that may follow '+' is zswap", s);
+		*plus = '\0';
+		sp->zswap = true;
+	}
+	if (strcmp(buf, "machine") == 0) {
+		sp->backend = SWAP_MACHINE;
+		return 0;
+	}
+	if (strncmp(buf, "file:", 5) == 0) {
+		sp->backend = SWAP_FILE;
+		sizep = buf + 5;
+	} else if (strncmp(buf, "zram:", 5) == 0) {
+		sp->backend = SWAP_ZRAM;
+		sizep = buf + 5;
+		if ((colon = strchr(sizep, ':'))) {
+			*colon = '\0';
+			n = strlen(colon + 1);
+			if (n == 0 || n >= sizeof(sp->algo))
+				return fail(why, whylen, "'%s': the compressor after the size is empty or too long", s);
+			for (i = 0; i < n; i++)
+				if (!islower((unsigned char)colon[1 + i]) && !isdigit((unsigned char)colon[1 + i]) &&
+				    colon[1 + i] != '-')
+					return fail(why, whylen, "'%s': a compressor name is lower-case letters, digits and '-'",
+						    s);
+			memcpy(sp->algo, colon + 1, n + 1);
+		}
+	} else if (isdigit((unsigned char)buf[0])) {
+		sp->backend = SWAP_FILE;
+		sizep = buf;
+	} else {
+		return fail(why, whylen, "'%s' is not a swap backend (SIZE, file:SIZE, zram:SIZE[:ALGO] or machine)", s);
+	}
+	if (parse_size(sizep, &sp->size, why, whylen) < 0)
+		return -1;
+	if (sp->size < (1 << 20))
+		return fail(why, whylen, "'%s': at least 1M of swap", s);
+	if (sp->zswap && sp->backend == SWAP_ZRAM)
+		return fail(why, whylen, "'%s': zswap in front of zram compresses twice; use file:SIZE+zswap", s);
+	return 0;
+}
+
+int swap_spec_add_zswap(struct swap_spec *sp, char *why, size_t whylen)
+{
+	if (sp->backend == SWAP_NONE)
+		return fail(why, whylen, "%s needs swap to sit in front of: --swap file:SIZE or --swap machine", "--zswap");
+	if (sp->backend == SWAP_ZRAM)
+		return fail(why, whylen, "%s in front of zram compresses twice; use --swap file:SIZE --zswap", "--zswap");
+	sp->zswap = true;
+	return 0;
+}
+
+const char *swap_spec_format(const struct swap_spec *sp, char *buf, size_t size)
+{
+	char sz[32];
+
+	format_size(sp->size, sz, sizeof(sz));
+	switch (sp->backend) {
+	case SWAP_NONE:
+		snprintf(buf, size, "none");
+		break;
+	case SWAP_FILE:
+		snprintf(buf, size, "file:%s%s", sz, sp->zswap ? "+zswap" : "");
+		break;
+	case SWAP_ZRAM:
+		snprintf(buf, size, "zram:%s%s%s", sz, sp->algo[0] ? ":" : "", sp->algo);
+		break;
+	case SWAP_MACHINE:
+		snprintf(buf, size, "machine%s", sp->zswap ? "+zswap" : "");
+		break;
+	}
+	return buf;
+}
+
+uint64_t swap_spec_limit(const struct swap_spec *sp)
+{
+	return sp->backend == SWAP_FILE || sp->backend == SWAP_ZRAM ? sp->size : 0;
+}
+
+const char *swap_spec_describe(const struct swap_spec *sp, char *buf, size_t size)
+{
+	char sz[32];
+
+	format_size(sp->size, sz, sizeof(sz));
+	switch (sp->backend) {
+	case SWAP_NONE:
+		snprintf(buf, size, "no swap added");
+		break;
+	case SWAP_FILE:
+		snprintf(buf, size, "%s of swap (a temporary swapfile if the machine has less)%s", sz,
+			 sp->zswap ? ", zswap in front" : "");
+		break;
+	case SWAP_ZRAM:
+		snprintf(buf, size, "%s on %s (compressor %s)", sz, ZRAM_DEV, sp->algo[0] ? sp->algo : "as it is");
+		break;
+	case SWAP_MACHINE:
+		snprintf(buf, size, "the machine's own swap%s", sp->zswap ? ", zswap in front" : "");
+		break;
+	}
+	return buf;
+}
 
 uint64_t swap_total(void)
 {
@@ -179,15 +307,180 @@ long swap_used_kb(const char *path)
 	return used;
 }
 
+/* /dev/zramN, N a number: a zram device. */
+static bool is_zram(const char *path)
+{
+	size_t i = strlen("/dev/zram");
+
+	if (strncmp(path, "/dev/zram", i) != 0 || !path[i])
+		return false;
+	for (; path[i]; i++)
+		if (!isdigit((unsigned char)path[i]))
+			return false;
+	return strlen(path) < 20;
+}
+
+static int swapon_flags(const char *path)
+{
+	return is_zram(path) ? SWAP_FLAG_PREFER | ((ZRAM_PRIO << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK) : 0;
+}
+
 int swap_reset(const char *path)
 {
 	if (!swap_active(path))
-		return error("swapfile %s is no longer active", path);
+		return error("swap area %s is no longer active", path);
 	if (swapoff(path) < 0)
 		return error("swapoff %s: %s", path, strerror(errno));
-	if (swapon(path, 0) < 0)
+	if (swapon(path, swapon_flags(path)) < 0)
 		return error("swapon %s again: %s", path, strerror(errno));
 	return 0;
+}
+
+/* A file of the zram device's sysfs directory (/sys/block/zramN/FILE). */
+static const char *zram_file(char *buf, size_t size, const char *dev, const char *file)
+{
+	snprintf(buf, size, "/sys/block/%s/%s", dev + strlen("/dev/"), file);
+	return buf;
+}
+
+/* swapoff and reset: the device unconfigured again (disksize 0, memory freed). */
+static int zram_undo(const char *path)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if (swap_active(path) && swapoff(path) < 0)
+		return error("swapoff %s: %s", path, strerror(errno));
+	if ((r = write_small_file(zram_file(p, sizeof(p), path, "reset"), "1")) < 0 && r != -ENOENT)
+		return error("cannot reset %s (%s): %s", path, p, strerror(-r));
+	verbose("reset %s", path);
+	return 0;
+}
+
+/* Is the compressor offered by the device ("[lzo-rle] lzo lz4 ...")? */
+static bool zram_offers(const char *list, const char *algo)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, " []\n", &save); tok; tok = strtok_r(NULL, " []\n", &save))
+		if (strcmp(tok, algo) == 0)
+			return true;
+	return false;
+}
+
+static int zram_setup(const struct swap_spec *sp, char *made, size_t madelen)
+{
+	const struct knob_def *d = knob_find("zram.comp_algorithm");
+	struct knob_state st;
+	char p[PATH_MAX], buf[256], a[32];
+	long v = -1, rb;
+	int r, fd, i;
+
+	if (access(ZRAM_SYS, F_OK) < 0)
+		return error("--swap zram: there is no %s (load the zram module: modprobe zram)", ZRAM_SYS);
+	if ((r = read_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "disksize"), buf, sizeof(buf))) < 0)
+		return error("cannot read %s: %s", p, strerror(-r));
+	if (strtoull(buf, NULL, 10) != 0 || swap_active(ZRAM_DEV))
+		return error("%s is in use (disksize %s): vmtune configures only a free %s; to measure with the "
+			     "machine's own zram swap use --swap machine",
+			     ZRAM_DEV, buf, ZRAM_DEV);
+	if (sp->algo[0]) {
+		if ((r = read_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "comp_algorithm"), buf, sizeof(buf))) < 0)
+			return error("cannot read %s: %s", p, strerror(-r));
+		if (!zram_offers(buf, sp->algo))
+			return error("--swap zram: %s offers the compressors '%s', not '%s'", ZRAM_DEV, buf, sp->algo);
+		for (i = 0; d && d->choices[i]; i++)
+			if (strcmp(d->choices[i], sp->algo) == 0)
+				v = i;
+		if (v < 0)
+			return error("--swap zram: compressor '%s' is not one vmtune knows (see vmtune knobs)", sp->algo);
+	}
+	if (journal_resource(&zram_journal_kind, ZRAM_DEV) < 0)
+		return -1;
+	crashpoint("zram-journalled");
+	if (v >= 0) {
+		knob_probe(d, &st);
+		if (journal_knob(&st, false) < 0 || knob_write(&st, v, &rb) < 0)
+			goto fail;
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)sp->size);
+	if ((r = write_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "disksize"), buf)) < 0) {
+		error("cannot write %s to %s: %s", buf, p, strerror(-r));
+		goto fail;
+	}
+	crashpoint("zram-sized");
+	if ((fd = open(ZRAM_DEV, O_WRONLY | O_CLOEXEC)) < 0) {
+		error("cannot open %s: %s", ZRAM_DEV, strerror(errno));
+		goto fail;
+	}
+	r = write_header(fd, sp->size);
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0) {
+		error("cannot write the swap header to %s: %s", ZRAM_DEV, strerror(-r));
+		goto fail;
+	}
+	if (swapon(ZRAM_DEV, swapon_flags(ZRAM_DEV)) < 0) {
+		error("swapon %s: %s", ZRAM_DEV, strerror(errno));
+		goto fail;
+	}
+	crashpoint("zram-active");
+	r = read_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "comp_algorithm"), buf, sizeof(buf));
+	info("configured %s: %s of swap at priority %d, compressor %s (reset at the end)", ZRAM_DEV,
+	     format_size(sp->size, a, sizeof(a)), ZRAM_PRIO, r < 0 ? "?" : buf);
+	snprintf(made, madelen, "%s", ZRAM_DEV);
+	return 0;
+fail:
+	if (zram_undo(ZRAM_DEV) == 0)
+		journal_forget(&zram_journal_kind, ZRAM_DEV);
+	return -1;
+}
+
+/* zswap switched on in front of the swap; the knob journal puts it back. */
+static int zswap_enable(void)
+{
+	struct knob_state st;
+	long rb;
+
+	knob_probe(knob_find("zswap.enabled"), &st);
+	if (!st.kp)
+		return error("--zswap: %s", st.why);
+	if (st.have_value && st.value == 1) {
+		verbose("zswap is already enabled");
+		return 0;
+	}
+	if (journal_knob(&st, false) < 0 || knob_write(&st, 1, &rb) < 0)
+		return -1;
+	info("zswap enabled in front of the swap (put back at the end)");
+	return 0;
+}
+
+int swap_setup(const struct swap_spec *sp, char *made, size_t madelen)
+{
+	made[0] = '\0';
+	if (sp->backend == SWAP_NONE)
+		return 0;
+	if (!vt_live())
+		return error("--swap needs the live kernel; it cannot be used with --root");
+	switch (sp->backend) {
+	case SWAP_NONE:
+		break;
+	case SWAP_FILE:
+		if (swap_ensure(sp->size, made, madelen) < 0)
+			return -1;
+		break;
+	case SWAP_ZRAM:
+		if (zram_setup(sp, made, madelen) < 0)
+			return -1;
+		break;
+	case SWAP_MACHINE:
+		if (swap_total() == 0)
+			warning("--swap machine: this machine has no swap; the runs will have none");
+		break;
+	}
+	return sp->zswap ? zswap_enable() : 0;
 }
 
 int swap_remove(const char *path)
@@ -214,3 +507,4 @@ static bool swap_ours(const char *path)
 }
 
 const struct journal_kind swap_journal_kind = { .name = "swapfile", .undo = swap_remove, .valid = swap_ours };
+const struct journal_kind zram_journal_kind = { .name = "zram", .undo = zram_undo, .valid = is_zram };

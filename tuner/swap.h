@@ -1,9 +1,44 @@
-/* swap.h - making sure enough swap exists, with a temporary swapfile if needed. */
+/* swap.h - the sandbox's swap: a temporary swapfile, a zram device, zswap in front,
+ * or the machine's own swap as it is. */
 #ifndef VMTUNE_SWAP_H
 #define VMTUNE_SWAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Where the sandbox's swap comes from (--swap, a mix's swap:). */
+enum swap_backend {
+	SWAP_NONE,    /* no --swap: swap is neither added nor limited */
+	SWAP_FILE,    /* file:SIZE (or SIZE): at least SIZE of swap, a swapfile if needed */
+	SWAP_ZRAM,    /* zram:SIZE[:ALGO]: the free device zram0, configured for the run */
+	SWAP_MACHINE, /* machine: the swap the machine has, as it is */
+};
+
+#define SWAP_ZRAM_DEV "zram0"
+
+struct swap_spec {
+	enum swap_backend backend;
+	uint64_t size; /* file and zram */
+	char algo[32]; /* zram: the compressor ("" keeps the device's) */
+	bool zswap;    /* zswap enabled in front of it (file and machine) */
+};
+
+/* "SIZE", "file:SIZE", "zram:SIZE[:ALGO]" or "machine", each optionally followed by
+ * "+zswap". Returns 0, or -1 with why. */
+int swap_spec_parse(const char *s, struct swap_spec *sp, char *why, size_t whylen);
+/* The same text back (what a run's stored configuration and a profile keep). */
+const char *swap_spec_format(const struct swap_spec *sp, char *buf, size_t size);
+/* Combine a --zswap flag with the spec; -1 with why when the two do not go together. */
+int swap_spec_add_zswap(struct swap_spec *sp, char *why, size_t whylen);
+/* The swap the sandbox's cgroup may use: the spec's size, or 0 (not limited). */
+uint64_t swap_spec_limit(const struct swap_spec *sp);
+/* What the spec would add, for dry runs: "a temporary swapfile", "zram0 (1G, lz4)", ... */
+const char *swap_spec_describe(const struct swap_spec *sp, char *buf, size_t size);
+
+/* Set the sandbox's swap up as the spec says, each change journalled first. made:
+ * the swap area vmtune made and switches off and on between runs (a swapfile's path
+ * or /dev/zram0), "" when none. 0, or -1 with the reason said. */
+int swap_setup(const struct swap_spec *sp, char *made, size_t madelen);
 
 /* Total swap configured on the live system, in bytes. */
 uint64_t swap_total(void);
@@ -21,5 +56,7 @@ long swap_used_kb(const char *path);
 /* The journal's record of a swapfile vmtune made: undone by swap_remove. */
 struct journal_kind;
 extern const struct journal_kind swap_journal_kind;
+/* The journal's record of a zram device vmtune configured: swapoff and reset. */
+extern const struct journal_kind zram_journal_kind;
 
 #endif

@@ -37,8 +37,8 @@ check "the probe's played line" out_has '^probe, run 1: sputter: played [0-9.]+ 
 check "the beats summary" out_has '^vmstat 1 while it ran: +[0-9]+ samples, [0-9]+ missed beat'
 as_before "the seeds-2001 mix"
 
-lexpect 0 "a 3-minute balanced search over the seeds-2001 mix" search --mix "$TOP/workloads/mixes/seeds-2001.yaml" \
-	--knobs vm.page-cluster,vm.swappiness --time 3m -o "$T/mix.yaml"
+lexpect 0 "a 2-minute balanced search over the seeds-2001 mix" search --mix "$TOP/workloads/mixes/seeds-2001.yaml" \
+	--knobs vm.page-cluster,vm.swappiness --time 2m -o "$T/mix.yaml"
 sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
 check "it reports both sides for the original" out_has '^probe p99 lateness \(ms\) +[0-9.]+'
 lexpect 0 "its profile loads" report "$T/mix.yaml"

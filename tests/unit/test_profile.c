@@ -110,6 +110,17 @@ static void a_written_profile_loads_to_the_same(void **state)
 		assert_int_equal(q.settings[i].value, p.settings[i].value);
 	}
 	assert_string_equal(q.name, "w");
+
+	/* the swap it was measured with goes out and comes back */
+	assert_int_equal(profile_load(put("vmtune: 1\nname: z\nmachine: {hostname: h, kernel: k, cpus: 2, "
+					  "mem_total_kb: 1000, swap_total_kb: 500, swap: compressed, "
+					  "swap_backend: \"zram:512M:lz4\"}\nsettings: {vm.page-cluster: 0}\n"),
+				      &p),
+			 0);
+	assert_int_equal(profile_write(out, &p), 0);
+	assert_int_equal(profile_load(out, &q), 0);
+	assert_string_equal(q.machine.swap, "compressed");
+	assert_string_equal(q.machine.swap_backend, "zram:512M:lz4");
 }
 
 static void an_unbounded_interval_is_written_so_it_loads_back(void **state)
@@ -180,6 +191,9 @@ static void bad_profiles_are_refused_where_they_are_wrong(void **state)
 	bad("vmtune: 1\nmatch: {mem_min: lots}\nsettings: {}\n", "2:18", "lots");
 	bad("vmtune: 1\nsettings: [1, 2]\n", "2:11", "settings");
 	bad("vmtune: 1\nsettings: {\n", "3:1", "");
+	bad("vmtune: 1\nmachine: {swap: floppy}\nsettings: {}\n", "2:17", "swap must be");
+	bad("vmtune: 1\nmachine: {swap: flash+zram}\nsettings: {}\n", "2:17", "swap must be");
+	bad("vmtune: 1\nmachine: {swap_backend: \"zram:1G:$(x)\"}\nsettings: {}\n", "2:25", "compressor name");
 }
 
 static void a_mix_loads_with_its_defaults(void **state)
@@ -204,9 +218,24 @@ static void a_mix_loads_with_its_defaults(void **state)
 	assert_true(m.wl[0].weight == 1);
 	assert_int_equal(m.wl[1].repeat, 3);
 	assert_true(m.wl[1].weight == 2.5);
-	assert_true(m.memory_limit == 512ULL << 20 && m.swap == 1ULL << 30);
+	assert_true(m.memory_limit == 512ULL << 20 && m.swap.backend == SWAP_FILE && m.swap.size == 1ULL << 30);
 	assert_string_equal(m.objective, "balanced");
 	assert_string_equal(m.probe, "sputter -p 10ms");
+}
+
+static void a_mix_names_its_swap_backend(void **state)
+{
+	static struct mix m;
+
+	(void)state;
+	assert_int_equal(mix_load(put("vmtune-mix: 1\nswap: zram:768M:lz4\nworkloads: [mtest01]\n"), &m), 0);
+	assert_int_equal(m.swap.backend, SWAP_ZRAM);
+	assert_true(m.swap.size == 768ULL << 20);
+	assert_string_equal(m.swap.algo, "lz4");
+	assert_int_equal(mix_load(put("vmtune-mix: 1\nswap: file:1G+zswap\nworkloads: [mtest01]\n"), &m), 0);
+	assert_true(m.swap.backend == SWAP_FILE && m.swap.zswap);
+	assert_int_equal(mix_load(put("vmtune-mix: 1\nworkloads: [mtest01]\n"), &m), 0);
+	assert_int_equal(m.swap.backend, SWAP_NONE);
 }
 
 static void badm(const char *text, const char *at, const char *words)
@@ -226,6 +255,8 @@ static void bad_mixes_are_refused_where_they_are_wrong(void **state)
 	badm("vmtune-mix: 1\nobjective: fastest\nworkloads: [mtest01]\n", "2:12", "fastest");
 	badm("vmtune-mix: 1\nmemory_limit: 12Q\nworkloads: [mtest01]\n", "2:15", "12Q");
 	badm("vmtune-mix: 1\nname: nothing\n", "1:1", "workloads");
+	badm("vmtune-mix: 1\nswap: zram:1G+zswap\nworkloads: [mtest01]\n", "2:7", "compresses twice");
+	badm("vmtune-mix: 1\nswap: tape:1G\nworkloads: [mtest01]\n", "2:7", "not a swap backend");
 }
 
 int main(void)
@@ -238,6 +269,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_profiles_are_refused_where_they_are_wrong, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_mix_loads_with_its_defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_mixes_are_refused_where_they_are_wrong, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_mix_names_its_swap_backend, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include "size.h"
+#include "swap.h"
 
 static void sizes_with_suffixes(void **state)
 {
@@ -115,6 +116,61 @@ static void formatting(void **state)
 	assert_string_equal(format_size(100, buf, sizeof(buf)), "100B");
 }
 
+/* --swap: the backends, their round trip through the stored text, and refusals
+ * that say why. */
+static void swap_specs(void **state)
+{
+	struct swap_spec sp;
+	char why[160], buf[64];
+
+	(void)state;
+	assert_int_equal(swap_spec_parse("1G", &sp, why, sizeof(why)), 0);
+	assert_int_equal(sp.backend, SWAP_FILE);
+	assert_true(sp.size == 1ULL << 30 && !sp.zswap && !sp.algo[0]);
+	assert_string_equal(swap_spec_format(&sp, buf, sizeof(buf)), "file:1G");
+	assert_true(swap_spec_limit(&sp) == 1ULL << 30);
+
+	assert_int_equal(swap_spec_parse("zram:512M:lz4", &sp, why, sizeof(why)), 0);
+	assert_int_equal(sp.backend, SWAP_ZRAM);
+	assert_true(sp.size == 512ULL << 20);
+	assert_string_equal(sp.algo, "lz4");
+	assert_string_equal(swap_spec_format(&sp, buf, sizeof(buf)), "zram:512M:lz4");
+	assert_int_equal(swap_spec_parse("zram:256M", &sp, why, sizeof(why)), 0);
+	assert_string_equal(sp.algo, "");
+	assert_string_equal(swap_spec_format(&sp, buf, sizeof(buf)), "zram:256M");
+
+	assert_int_equal(swap_spec_parse("file:2G+zswap", &sp, why, sizeof(why)), 0);
+	assert_true(sp.backend == SWAP_FILE && sp.zswap && sp.size == 2ULL << 30);
+	assert_string_equal(swap_spec_format(&sp, buf, sizeof(buf)), "file:2G+zswap");
+
+	assert_int_equal(swap_spec_parse("machine", &sp, why, sizeof(why)), 0);
+	assert_true(sp.backend == SWAP_MACHINE && !sp.zswap);
+	assert_true(swap_spec_limit(&sp) == 0); /* the machine's swap: not limited */
+	assert_int_equal(swap_spec_add_zswap(&sp, why, sizeof(why)), 0);
+	assert_string_equal(swap_spec_format(&sp, buf, sizeof(buf)), "machine+zswap");
+
+	/* refusals, each saying why */
+	assert_int_equal(swap_spec_parse("zram:1G+zswap", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "compresses twice"));
+	assert_int_equal(swap_spec_parse("zram:1G", &sp, why, sizeof(why)), 0);
+	assert_int_equal(swap_spec_add_zswap(&sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "compresses twice"));
+	memset(&sp, 0, sizeof(sp));
+	assert_int_equal(swap_spec_add_zswap(&sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "needs swap"));
+	assert_int_equal(swap_spec_parse("disk:1G", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not a swap backend"));
+	assert_int_equal(swap_spec_parse("zram:1G:LZ4;rm", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "lower-case letters"));
+	assert_int_equal(swap_spec_parse("zram:1G:", &sp, why, sizeof(why)), -1);
+	assert_int_equal(swap_spec_parse("file:1G+zram", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "only thing that may follow"));
+	assert_int_equal(swap_spec_parse("file:12Q", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "unknown suffix"));
+	assert_int_equal(swap_spec_parse("file:4K", &sp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "at least 1M"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +180,7 @@ int main(void)
 		cmocka_unit_test(durations),
 		cmocka_unit_test(integers),
 		cmocka_unit_test(formatting),
+		cmocka_unit_test(swap_specs),
 	};
 
 	return cmocka_run_group_tests_name("size", tests, NULL, NULL);
