@@ -157,6 +157,18 @@ for c in "knob-written 1" "swap-journalled 1" "swap-file-made 1" "swap-active 1"
 	crash "run killed at $1 #$2" "$1" "$2" "${RUN[@]}" && after "run killed at $1 #$2"
 done
 
+# --- run with zram: journalled, compressor written, sized, swapped on ---------------
+if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+	algo=$(tr -d '[]' </sys/block/zram0/comp_algorithm | tr ' ' '\n' | grep -E '^(lz4|lzo)$' |
+		grep -vx "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/zram0/comp_algorithm)" | head -1)
+	RUNZ=(run --workload "swapbench -s 48M -a seq -P 1" --memory-limit 32M --swap "zram:64M:$algo" --runs 1
+		--warmup 0 --settle none)
+	for c in "zram-journalled 1" "knob-written 1" "zram-sized 1" "zram-active 1"; do
+		set -- $c
+		crash "run --swap zram killed at $1 #$2" "$1" "$2" "${RUNZ[@]}" && after "run --swap zram killed at $1 #$2"
+	done
+fi
+
 # --- search: mid-trial, writing the store, confirming, writing the profile --------
 for c in "swap-active 1" "trial-knob-written 2" "trial-stored 3" "workload-running 4" "measurement-stored 5" \
 	"confirm-round 1" "run-finished 1" "profile-before-rename 1"; do

@@ -45,6 +45,54 @@ static void prefault_order_from_fault_around_bytes(void **state)
 	assert_non_null(strstr(st.path, "max_prealloc_order"));
 }
 
+/* MGLRU's switch reads in hex ("0x0007") and takes decimal; zswap's parameters are
+ * plain words (N/Y, a compressor) and integers; zram's compressor is bracketed. */
+static void tree_mkdir(const char *rel)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s%s", test_dir, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void hex_and_plain_word_knobs(void **state)
+{
+	struct knob_state st;
+	long rb;
+
+	(void)state;
+	tree_mkdir("/sys/kernel/mm/lru_gen");
+	tree_write("/sys/kernel/mm/lru_gen/enabled", "0x0007");
+	knob_probe(knob_find("lru_gen.enabled"), &st);
+	assert_int_equal(st.status, KS_AVAILABLE);
+	assert_int_equal(st.value, 7);
+	assert_int_equal(knob_write(&st, 3, &rb), 0);
+	assert_string_equal(tree_read("/sys/kernel/mm/lru_gen/enabled"), "3");
+	assert_int_equal(rb, 3);
+	tree_write("/sys/kernel/mm/lru_gen/enabled", "0x0000");
+	knob_probe(knob_find("lru_gen.enabled"), &st);
+	assert_int_equal(st.value, 0);
+
+	tree_mkdir("/sys/module/zswap/parameters");
+	tree_write("/sys/module/zswap/parameters/enabled", "N");
+	tree_write("/sys/module/zswap/parameters/compressor", "lz4");
+	knob_probe(knob_find("zswap.enabled"), &st);
+	assert_int_equal(st.value, 0);
+	assert_int_equal(knob_write(&st, 1, &rb), 0);
+	assert_string_equal(tree_read("/sys/module/zswap/parameters/enabled"), "Y");
+	knob_probe(knob_find("zswap.compressor"), &st);
+	assert_int_equal(st.status, KS_AVAILABLE);
+	assert_string_equal(knob_find("zswap.compressor")->choices[st.value], "lz4");
+	tree_write("/sys/module/zswap/parameters/compressor", "brotli"); /* not one vmtune knows */
+	knob_probe(knob_find("zswap.compressor"), &st);
+	assert_false(st.have_value);
+
+	tree_mkdir("/sys/block/zram0");
+	tree_write("/sys/block/zram0/comp_algorithm", "lzo [lzo-rle] lz4 zstd");
+	knob_probe(knob_find("zram.comp_algorithm"), &st);
+	assert_string_equal(knob_find("zram.comp_algorithm")->choices[st.value], "lzo-rle");
+}
+
 static void mthp_order_reads_and_writes_every_size(void **state)
 {
 	struct knob_state st;
@@ -178,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(probe_reads_values_and_status),
 		T(prefault_order_from_fault_around_bytes),
+		T(hex_and_plain_word_knobs),
 		T(mthp_order_reads_and_writes_every_size),
 		T(parse_checks_full_range),
 		T(write_reads_back),
