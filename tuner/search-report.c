@@ -299,8 +299,10 @@ void search_print_dry_run(const struct search *S, const char *out)
 	const struct search_opts *o = S->o;
 	bool swapfile = o->swapspec.backend == SWAP_FILE && swap_total() < o->swapspec.size;
 
-	printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s\n", out, o->db,
-	       o->state_dir, swapfile ? ", a temporary swapfile in " : "", swapfile ? o->state_dir : "");
+	printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s%s%s\n", out, o->db,
+	       o->state_dir, swapfile ? ", a temporary swapfile in " : "", swapfile ? o->state_dir : "",
+	       o->swapspec.backend == SWAP_ZRAM ? "; would configure /dev/" SWAP_ZRAM_DEV " as swap (reset at the end)" : "",
+	       o->swapspec.zswap ? "; would enable zswap (put back at the end)" : "");
 	dry_run_estimate(S);
 }
 

@@ -90,6 +90,12 @@ bad "vm.page-cluster=x" set vm.page-cluster=x
 bad "swappiness=10" run --set swappiness=10 --workload "exec:true"
 bad "12Q" run --memory-limit 12Q --workload "exec:true"
 bad "99999999999999999999M" run --swap 99999999999999999999M --workload "exec:true"
+bad "tape:1G" run --swap tape:1G --workload "exec:true"
+bad "zram:1G+zswap" run --swap zram:1G+zswap --workload "exec:true"
+check "zswap in front of zram: says why" err_has 'compresses twice'
+bad "--zswap" run --zswap --workload "exec:true"
+check "--zswap alone: says it needs swap" err_has 'needs swap to sit in front of'
+bad "zram:1G:LZ4" search --swap zram:1G:LZ4 --workload "exec:true"
 bad "nosuch" run --workload "nosuch -x"
 bad "0" run --runs 0 --workload "exec:true"
 bad "5x" run --timeout 5x --workload "exec:true"
@@ -98,6 +104,7 @@ check "bad input wrote nothing" test "$(tree_sum "$R")" = "$SUM"
 check "bad input left no journal" test ! -e "$S/journal"
 expect 2 "--memory-limit is refused under --root" --root "$R" run --memory-limit 256M --workload "exec:true"
 check "it says why" err_has 'cannot be used with --root'
+expect 2 "--swap zram is refused under --root" --root "$R" run --swap zram:64M --workload "exec:true"
 expect 2 "unknown command" --root "$R" frobnicate
 expect 2 "ambiguous prefix" --root "$R" r
 check "ambiguous lists the candidates" err_has "could be: .*run.*restore|could be: .*restore.*run"

@@ -30,6 +30,13 @@ check "dry run wrote no profile" test ! -e "$T/dry.yaml"
 check "dry run made no database" test ! -e "$T/dry.db"
 check "with nothing stored it says so" out_has '^time: no runs of these workloads are stored yet'
 check "dry run changed nothing in the tree" test "$(tree_sum "$R")" = "$SUM"
+S --trials 5 --dry-run --swap zram:1G:lz4 --db "$T/dry.db" -o "$T/dry.yaml"
+check "a dry run with zram (exit $RC) says what it would configure" \
+	out_has 'would configure /dev/zram0 as swap \(reset at the end\)'
+check "and its plan names the backend" out_has '^swap: 1G on /dev/zram0 \(compressor lz4\)$'
+S --trials 5 --dry-run --swap file:1G --zswap --db "$T/dry.db" -o "$T/dry.yaml"
+check "a dry run with zswap says it would enable it" out_has 'would enable zswap \(put back at the end\)'
+check "these dry runs changed nothing either" test "$(tree_sum "$R")" = "$SUM"
 
 # --- quality: within 2% of the optimum in 40 trials, for at least 4 of 5 seeds ----------
 good=0

@@ -2,7 +2,9 @@
 # test-live-search.sh - vmtune search on the live kernel (root only): page-cluster
 # against sequential swap-in in a 256M cgroup must come out at 5 or more with a
 # significant gain over 3, and recommend must propose 5 or more from the stored
-# trials; a 2-minute mtest01 search over every available knob must run end to end
+# trials; the same search on zram (no swap readahead there) goes into the same store,
+# and recommend must not give the machine with zram the swapfile's sure gain; a
+# 2-minute mtest01 search over every available knob must run end to end
 # and write a profile vmtune loads back. The machine must be exactly as it was afterwards.
 . "$(dirname "$0")/../lib.sh"
 
@@ -40,6 +42,35 @@ lexpect 0 "the same workload, its options in another order" recommend --workload
 check "is the same workload: the same recommendation" \
 	diff <(sed 's/swapbench -s 600M -a seq -P 2/swapbench -P2 -a seq -s 600M/g' "$T/rec-as-searched") "$T/out"
 as_before "recommend"
+
+# the same workload on zram, into the same store: there the kernel does no swap
+# readahead, so page-cluster does nothing, and recommend must not hand zram the
+# swapfile's answer
+if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+	lexpect 0 "search page-cluster for sequential swap-in on zram (90 s)" search \
+		--workload "swapbench -s 600M -a seq -P 2" --knobs vm.page-cluster --memory-limit 256M --swap zram:1G \
+		--time 90s -o "$T/pcz.yaml"
+	sed -n '/^KNOB/,$p' "$T/out" | sed 's/^/# /'
+	sqlite3 "$STATE/vmtune.db" "SELECT machine FROM runs WHERE id = 1" >"$T/m-file.json"
+	sqlite3 "$STATE/vmtune.db" "SELECT machine FROM runs WHERE id = 2" >"$T/m-zram.json"
+	check "the two runs' machines differ in their swap (file, zram)" \
+		test "$(jq -r '.swap_devices[0].kind' "$T/m-file.json") $(jq -r '.swap_devices[0].kind' "$T/m-zram.json")" \
+		= "$(jq -r '.swap_devices[0].kind' "$T/m-file.json") zram"
+	lexpect 0 "recommend for the machine as it was with the swapfile" --machine "$T/m-file.json" recommend \
+		--workload "swapbench -s 600M -a seq -P 2"
+	sed 's/^/# /' "$T/out"
+	pcf=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
+	check "it proposes page-cluster >= 5 (got $pcf)" test "${pcf:-0}" -ge 5
+	check "with a gain the model is sure of" out_has '^predicted change of the cost: -[0-9.]+% \(95% interval -[0-9.]+% \.\. -[0-9.]+%\)'
+	lexpect 0 "recommend for the machine as it was with zram, from the same store" --machine "$T/m-zram.json" \
+		recommend --workload "swapbench -s 600M -a seq -P 2"
+	sed 's/^/# /' "$T/out"
+	pcz=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
+	sure=$(grep -cE '^predicted change of the cost: -[0-9.]+% \(95% interval -[0-9.]+% \.\. -[0-9.]+%\)' "$T/out")
+	check "it answers differently: not the swapfile's sure gain (page-cluster $pcz, sure of a gain: $sure)" \
+		test "${pcz:-x}" != "$pcf" -o "$sure" = 0
+	as_before "zram search and recommend by swap kind"
+fi
 
 lexpect 0 "search every available knob for mtest01 within 2 minutes" search --workload mtest01 --time 2m \
 	--memory-limit 512M --swap 1G -o "$T/all.yaml"

@@ -101,7 +101,7 @@ as_before "machine swap"
 
 # --- a page-cluster search on zram, random swap-in ---------------------------------------------------
 lexpect 0 "a page-cluster search on zram for random swap-in" search --workload "swapbench -s 300M -a rand -P 2" \
-	--knobs vm.page-cluster --memory-limit 128M --swap "zram:512M:$ALGO" --time 2m -o "$T/zram.yaml"
+	--knobs vm.page-cluster --memory-limit 128M --swap "zram:512M:$ALGO" --time 90s -o "$T/zram.yaml"
 check "it ends with its decision" out_has '^(nothing beat the original settings significantly|elapsed: .* with the recommended settings)'
 check "its plan names the backend" err_has "^swap: 512M on /dev/zram0"
 check "the run stores the backend" \
