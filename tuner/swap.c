@@ -403,6 +403,7 @@ static int zram_setup(const struct swap_spec *sp, char *made, size_t madelen)
 		knob_probe(d, &st);
 		if (journal_knob(&st, false) < 0 || knob_write(&st, v, &rb) < 0)
 			goto fail;
+		crashpoint("zram-compressor-written");
 	}
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)sp->size);
 	if ((r = write_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "disksize"), buf)) < 0) {

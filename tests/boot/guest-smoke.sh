@@ -73,6 +73,7 @@ while read -r k cur range; do
 	*) # the choices of thp.*, or not searchable: a value the kernel takes
 		case $k in
 		thp.*) if [ "$cur" = never ]; then v=madvise; else v=never; fi ;;
+		zswap.compressor | zram.comp_algorithm) if [ "$cur" = lzo ]; then v=lzo-rle; else v=lzo; fi ;;
 		*_bytes) v=64M ;;
 		*) v=$((cur + 1)) ;;
 		esac

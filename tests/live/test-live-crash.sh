@@ -163,7 +163,7 @@ if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 		grep -vx "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/zram0/comp_algorithm)" | head -1)
 	RUNZ=(run --workload "swapbench -s 48M -a seq -P 1" --memory-limit 32M --swap "zram:64M:$algo" --runs 1
 		--warmup 0 --settle none)
-	for c in "zram-journalled 1" "knob-written 1" "zram-sized 1" "zram-active 1"; do
+	for c in "zram-journalled 1" "zram-compressor-written 1" "zram-sized 1" "zram-active 1"; do
 		set -- $c
 		crash "run --swap zram killed at $1 #$2" "$1" "$2" "${RUNZ[@]}" && after "run --swap zram killed at $1 #$2"
 	done
