@@ -15,6 +15,7 @@
 #include "pool.h"
 #include "runconfig.h"
 #include "store.h"
+#include "swap.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -56,6 +57,13 @@ struct walk {
 	long fill[SPACE_MAX];
 	int run;
 	size_t cap;
+	/* the store run being read: its machine, and for one that varied the swap
+	 * backend, the pool run of each backend (made at its first trial) */
+	const char *uuid;
+	struct machine m;
+	bool has_knob[SPACE_MAX];
+	bool varied;
+	int run_first, vrun[SWAP_VARY_N];
 };
 
 static bool excluded(const struct walk *w, long id)
@@ -165,13 +173,88 @@ static int find_machine(struct pool *p, const struct machine *m, const double *f
 	return -1;
 }
 
+/* The machine as a run that varied the swap backend had it for one backend: zram
+ * alone, or its other swap (a swapfile when it had none), zswap as the backend says. */
+static void machine_for_backend(const struct machine *m, int b, struct machine *out)
+{
+	int i, n = 0;
+
+	*out = *m;
+	if (b == SWAP_VARY_ZRAM) {
+		snprintf(out->swaps[0].name, sizeof(out->swaps[0].name), "/dev/%s", SWAP_ZRAM_DEV);
+		snprintf(out->swaps[0].kind, sizeof(out->swaps[0].kind), "zram");
+		out->swaps[0].size_kb = m->swap_total_kb;
+		n = 1;
+	} else {
+		for (i = 0; i < m->nswaps; i++)
+			if (strcmp(m->swaps[i].kind, "zram") != 0)
+				out->swaps[n++] = m->swaps[i];
+		if (n == 0) {
+			snprintf(out->swaps[0].name, sizeof(out->swaps[0].name), "swapfile");
+			snprintf(out->swaps[0].kind, sizeof(out->swaps[0].kind), "file");
+			out->swaps[0].size_kb = m->swap_total_kb;
+			n = 1;
+		}
+	}
+	out->nswaps = n;
+	out->zswap = b == SWAP_VARY_ZSWAP;
+}
+
+/* A pool run for the store run being read, on machine m (backend: -1, or the
+ * swap backend it stands for). Returns its index, or -1. */
+static int add_run(struct walk *w, const struct machine *m, int backend)
+{
+	struct pool *p = w->p;
+	struct pool_run *nr;
+	double feat[MACHINE_NFEAT];
+	int mi;
+
+	machine_features(m, feat);
+	if ((mi = find_machine(p, m, feat)) < 0) {
+		struct pool_machine *nm = realloc(p->machines, (size_t)(p->nmachines + 1) * sizeof(*nm));
+		if (!nm)
+			return error("out of memory");
+		p->machines = nm;
+		mi = p->nmachines++;
+		memset(&nm[mi], 0, sizeof(nm[mi]));
+		nm[mi].m = *m;
+		memcpy(nm[mi].feat, feat, sizeof(feat));
+		nm[mi].own = w->target && machine_same(m, w->target);
+	}
+	if (!(nr = realloc(p->runs, (size_t)(p->nruns + 1) * sizeof(*nr))))
+		return error("out of memory");
+	p->runs = nr;
+	memset(&nr[p->nruns], 0, sizeof(nr[0]));
+	snprintf(nr[p->nruns].uuid, sizeof(nr[0].uuid), "%s", w->uuid);
+	nr[p->nruns].machine = mi;
+	nr[p->nruns].backend = backend;
+	memcpy(nr[p->nruns].has_knob, w->has_knob, sizeof(w->has_knob));
+	p->machines[mi].nruns++;
+	return p->nruns++;
+}
+
+/* The backend a trial of a run that varied it ran with, -1 when it does not say. */
+static int trial_backend(const char *sj)
+{
+	json_object *o = json_tokener_parse(sj), *v;
+	int b = -1;
+
+	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, swap_knob.name, &v) &&
+	    json_object_is_type(v, json_type_string))
+		for (int i = 0; i < SWAP_VARY_N; i++)
+			if (strcmp(json_object_get_string(v), swap_knob.choices[i]) == 0)
+				b = i;
+	json_object_put(o);
+	return b;
+}
+
 /* One trial into the pool: averaged with an earlier point of the same settings
  * in the same run. */
 static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, double score, bool failed)
 {
 	struct walk *w = arg;
 	struct pool *p = w->p;
-	struct pool_run *r = &p->runs[w->run];
+	struct pool_run *r;
 	long vals[SPACE_MAX];
 	bool filled = false, present[SPACE_MAX];
 	char why[160];
@@ -186,6 +269,20 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 	else
 		return 0;
 	(void)failed;
+	if (w->varied) {
+		/* each backend's trials stand for the machine with that swap */
+		struct machine mb;
+		int b = trial_backend(sj);
+		if (b < 0)
+			return 0;
+		if (w->vrun[b] < 0) {
+			machine_for_backend(&w->m, b, &mb);
+			if ((w->vrun[b] = add_run(w, &mb, b)) < 0)
+				return -1;
+		}
+		w->run = w->vrun[b];
+	}
+	r = &p->runs[w->run];
 	if (settings_parse(sj, w->sp, vals, present, why, sizeof(why)) < 0)
 		return 0;
 	for (i = 0; i < w->sp->d; i++)
@@ -193,8 +290,8 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 			vals[i] = w->fill[i];
 			filled = true;
 		}
-	for (i = p->npts - 1; i >= 0 && p->pts[i].run == w->run; i--)
-		if (memcmp(p->pts[i].vals, vals, sizeof(long) * (size_t)w->sp->d) == 0) {
+	for (i = p->npts - 1; i >= 0 && p->pts[i].run >= w->run_first; i--)
+		if (p->pts[i].run == w->run && memcmp(p->pts[i].vals, vals, sizeof(long) * (size_t)w->sp->d) == 0) {
 			p->pts[i].y += (y - p->pts[i].y) / (p->pts[i].n + 1);
 			p->pts[i].n++;
 			r->ntrials++;
@@ -227,56 +324,47 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 	struct pool *p = w->p;
 	static struct run_config cfg;
 	json_object *mo;
-	struct pool_run *r;
-	struct machine m;
-	double feat[MACHINE_NFEAT];
-	int i, mi, rc;
+	int i, b, rc;
 
 	(void)status;
 	if (excluded(w, id) || run_config_parse(cj, &cfg) < 0 || !run_matches(w->q, &cfg))
 		return 0;
 	mo = json_tokener_parse(mj);
-	rc = machine_from_json(mo, &m);
+	rc = machine_from_json(mo, &w->m);
 	json_object_put(mo);
 	if (rc < 0)
 		return 0;
 	for (i = 0; i < p->nruns; i++)
 		if (strcmp(p->runs[i].uuid, uuid) == 0) /* the same run in two stores */
 			return 0;
-	machine_features(&m, feat);
-	if ((mi = find_machine(p, &m, feat)) < 0) {
-		struct pool_machine *nm = realloc(p->machines, (size_t)(p->nmachines + 1) * sizeof(*nm));
-		if (!nm)
-			return error("out of memory");
-		p->machines = nm;
-		mi = p->nmachines++;
-		memset(&nm[mi], 0, sizeof(nm[mi]));
-		nm[mi].m = m;
-		memcpy(nm[mi].feat, feat, sizeof(feat));
-		nm[mi].own = w->target && machine_same(&m, w->target);
-	}
-	{
-		struct pool_run *nr = realloc(p->runs, (size_t)(p->nruns + 1) * sizeof(*nr));
-		if (!nr)
-			return error("out of memory");
-		p->runs = nr;
-	}
-	r = &p->runs[p->nruns];
-	memset(r, 0, sizeof(*r));
-	snprintf(r->uuid, sizeof(r->uuid), "%s", uuid);
-	r->machine = mi;
+	w->uuid = uuid;
 	/* a knob the run did not search stood at its original value there: the
-	 * config has it when the run knew it, else the kernel's default */
+	 * config has it when the run knew it, else the kernel's default; the swap
+	 * backend, where it was not searched, is the run's --swap */
 	for (i = 0; i < w->sp->d; i++) {
 		const struct knob_def *d = w->sp->dim[i].def;
 		int k = run_config_knob(&cfg, d->name);
 		w->fill[i] = k >= 0 && cfg.has_original[k] ? cfg.originals[k] : knob_default(d);
-		r->has_knob[i] = k >= 0;
+		if (d == &swap_knob && k < 0) {
+			struct swap_spec ss;
+			char why[160];
+			w->fill[i] = cfg.swap_backend[0] &&
+					     swap_spec_parse(cfg.swap_backend, &ss, why, sizeof(why)) == 0 &&
+					     swap_spec_vary_index(&ss) >= 0
+					 ? swap_spec_vary_index(&ss)
+					 : SWAP_VARY_FILE;
+		}
+		w->has_knob[i] = k >= 0;
 	}
-	w->run = p->nruns++;
+	w->varied = run_config_knob(&cfg, swap_knob.name) >= 0;
+	w->run_first = p->nruns;
+	for (b = 0; b < SWAP_VARY_N; b++)
+		w->vrun[b] = -1;
+	if (!w->varied && (w->run = add_run(w, &w->m, -1)) < 0)
+		return -1;
 	rc = store_scores_each(w->db, id, score_cb, w);
-	p->machines[mi].nruns++;
-	p->machines[mi].ntrials += r->ntrials;
+	for (i = w->run_first; i < p->nruns; i++)
+		p->machines[p->runs[i].machine].ntrials += p->runs[i].ntrials;
 	return rc;
 }
 

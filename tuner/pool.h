@@ -31,6 +31,7 @@ struct pool_machine {
 struct pool_run {
 	char uuid[40];
 	int machine; /* index in machines[] */
+	int backend; /* a run that varied the swap backend has a pool run per backend (swap.h), else -1 */
 	int ntrials;
 	bool has_knob[SPACE_MAX]; /* searched in this run (else its value is filled in) */
 };

@@ -18,6 +18,7 @@
 #include "settle.h"
 #include "space.h"
 #include "store.h"
+#include "swap.h"
 
 #define MAX_OBS 4096
 #define MAX_POINTS 2048
@@ -90,7 +91,9 @@ struct search {
 	double t0, run_time_sum;
 	int runs;
 	long grid_next, grid_total, grid_a;
-	char swapfile[PATH_MAX];
+	char swapfile[PATH_MAX]; /* the area vmtune made that is on now (the settle step resets it) */
+	int swap_dim;		 /* the dimension of the pseudo-knob swap, -1 without */
+	struct swap_vary vary;	 /* with it: both areas, one on */
 	char progs[SEARCH_MAX_WORKLOADS + 1][PATH_MAX]; /* the programs, read back after drop-caches */
 	const char *progp[SEARCH_MAX_WORKLOADS + 1];
 	struct settle_opts settle;

@@ -22,6 +22,12 @@ static int set_values(struct search *S, const long *vals)
 
 		if (vals[i] == S->cur[i])
 			continue;
+		if (S->sp.dim[i].pseudo) {
+			if (swap_vary_select(&S->vary, (int)vals[i], S->swapfile, sizeof(S->swapfile)) < 0)
+				return -1;
+			S->cur[i] = vals[i];
+			continue;
+		}
 		knob_probe(S->sp.dim[i].def, &st);
 		if (knob_write(&st, vals[i], &rb) < 0)
 			return -1;
@@ -46,9 +52,8 @@ static int run_one(struct search *S, int w, struct run_result *r)
 				 .root = S->o->root,
 				 .probe = S->o->probe };
 
-	return runner_run_sandboxed(&spec, S->o->mem_limit, S->o->swap, &S->settle, &S->settle_cost, NULL, r) == 0
-		       ? 0
-		       : -1;
+	return runner_run_sandboxed(&spec, S->o->mem_limit, S->o->swap, &S->settle, &S->settle_cost, NULL, r) == 0 ? 0
+														   : -1;
 }
 
 /* Runs of every workload under the settings as they are, before anything is

@@ -35,6 +35,9 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 	int i;
 
 	memset(&p, 0, sizeof(p));
+	/* the machine as the recommended backend has it: its swap is what the profile records */
+	if (S->swap_dim >= 0 && swap_vary_select(&S->vary, (int)rec[S->swap_dim], S->swapfile, sizeof(S->swapfile)) < 0)
+		return -1;
 	machine_read(&m);
 	snprintf(p.name, sizeof(p.name), "%s-%s", m.hostname, S->o->nwl > 1 ? "mix" : S->o->wl[0].name);
 	snprintf(p.description, sizeof(p.description), "vmtune search (%s, %d trials)%s", strategy_name(S->o->strategy),
@@ -48,13 +51,19 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 	p.machine.mem_total_kb = m.mem_total_kb;
 	p.machine.swap_total_kb = m.swap_total_kb;
 	machine_swap_kind(&m, p.machine.swap, sizeof(p.machine.swap));
-	if (S->o->swapspec.backend != SWAP_NONE)
+	if (S->swap_dim >= 0) {
+		struct swap_spec b;
+		swap_spec_for_backend(&S->o->swapspec, (int)rec[S->swap_dim], &b);
+		swap_spec_format(&b, p.machine.swap_backend, sizeof(p.machine.swap_backend));
+	} else if (S->o->swapspec.backend != SWAP_NONE) {
 		swap_spec_format(&S->o->swapspec, p.machine.swap_backend, sizeof(p.machine.swap_backend));
-	for (i = 0; i < S->sp.d; i++) {
-		p.settings[i].def = S->sp.dim[i].def;
-		p.settings[i].value = rec[i];
 	}
-	p.nsettings = S->sp.d;
+	for (i = 0; i < S->sp.d; i++) {
+		if (S->sp.dim[i].pseudo)
+			continue; /* the backend is machine.swap_backend, not a setting */
+		p.settings[p.nsettings].def = S->sp.dim[i].def;
+		p.settings[p.nsettings++].value = rec[i];
+	}
 	p.evidence.present = true;
 	for (i = 0; i < S->o->nwl; i++) {
 		size_t n = strlen(p.evidence.workload);

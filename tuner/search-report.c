@@ -65,15 +65,22 @@ void search_print_plan(const struct search *S, FILE *f)
 	if (o->mem_limit)
 		fprintf(f, "each run in a %s memory cgroup, swap %s\n", format_size(o->mem_limit, a, sizeof(a)),
 			o->swap ? format_size(o->swap, b, sizeof(b)) : "not limited");
-	if (o->swapspec.backend != SWAP_NONE) {
+	if (S->swap_dim >= 0) {
+		char sz[32];
+		fprintf(f,
+			"swap: varied (the pseudo-knob swap): a %s swapfile (or the machine's own swap), %s on "
+			"/dev/" SWAP_ZRAM_DEV ", or the swapfile with zswap in front; one on at a time\n",
+			format_size(o->swapspec.size, sz, sizeof(sz)), sz);
+	} else if (o->swapspec.backend != SWAP_NONE) {
 		char d[160];
 		fprintf(f, "swap: %s\n", swap_spec_describe(&o->swapspec, d, sizeof(d)));
 	}
 	{
 		char st[128];
 		fprintf(f, "before every run: %s; %d warm-up run(s) of each workload first, not counted\n",
-			o->root && *o->root ? "nothing settled (a fake tree)"
-					    : (o->settle ? settle_format(o->settle, st, sizeof(st)) : "nothing settled"),
+			o->root && *o->root
+			    ? "nothing settled (a fake tree)"
+			    : (o->settle ? settle_format(o->settle, st, sizeof(st)) : "nothing settled"),
 			o->warmup);
 	}
 }
@@ -273,7 +280,8 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 			}
 		printf(")\n");
 		if (sc->not_quiet)
-			printf("warning: before %d run(s) memory pressure or swap I/O had not stopped in 10 s; they went on\n",
+			printf("warning: before %d run(s) memory pressure or swap I/O had not stopped in 10 s; they "
+			       "went on\n",
 			       sc->not_quiet);
 		if (sc->not_steady)
 			printf("warning: before %d run(s) the CPU still ran over 5%% slow after 30 s; they went on\n",
@@ -297,12 +305,17 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 void search_print_dry_run(const struct search *S, const char *out)
 {
 	const struct search_opts *o = S->o;
-	bool swapfile = o->swapspec.backend == SWAP_FILE && swap_total() < o->swapspec.size;
+	bool vary = S->swap_dim >= 0;
+	bool swapfile = (o->swapspec.backend == SWAP_FILE || vary) && swap_total() < o->swapspec.size;
 
 	printf("would write: %s (profile), %s (results), %s/journal (originals while it runs)%s%s%s%s\n", out, o->db,
 	       o->state_dir, swapfile ? ", a temporary swapfile in " : "", swapfile ? o->state_dir : "",
-	       o->swapspec.backend == SWAP_ZRAM ? "; would configure /dev/" SWAP_ZRAM_DEV " as swap (reset at the end)" : "",
-	       o->swapspec.zswap ? "; would enable zswap (put back at the end)" : "");
+	       o->swapspec.backend == SWAP_ZRAM || vary ? "; would configure /dev/" SWAP_ZRAM_DEV
+							  " as swap (reset at the end)"
+							: "",
+	       vary		   ? "; would enable zswap for the file+zswap trials (put back at the end)"
+	       : o->swapspec.zswap ? "; would enable zswap (put back at the end)"
+				   : "");
 	dry_run_estimate(S);
 }
 

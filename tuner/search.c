@@ -38,6 +38,21 @@ static int setup(struct search *S, struct search_opts *o)
 	}
 	if ((rc = space_build_for(&S->sp, o->knobs, !o->dry_run)) != 0)
 		return rc;
+	if ((S->swap_dim = space_find(&S->sp, &swap_knob)) >= 0) {
+		char b[64];
+		if (swap_spec_vary_index(&o->swapspec) < 0) {
+			error("--knobs swap varies the sandbox's swap backend; it needs --swap SIZE, file:SIZE or "
+			      "zram:SIZE (not %s)",
+			      swap_spec_format(&o->swapspec, b, sizeof(b)));
+			return EXIT_USAGE;
+		}
+		if (space_find(&S->sp, knob_find("zswap.enabled")) >= 0) {
+			error("--knobs swap switches zswap with the backend (file+zswap); it cannot be searched with "
+			      "zswap.enabled as well");
+			return EXIT_USAGE;
+		}
+		S->sp.dim[S->swap_dim].original = swap_spec_vary_index(&o->swapspec);
+	}
 	for (i = 0; i < S->sp.d; i++)
 		S->cur[i] = S->sp.dim[i].original;
 	add_point(S, S->cur); /* point 0: the original settings */
@@ -188,13 +203,16 @@ int search_run(struct search_opts *o)
 
 	if ((rc = session_begin()) != 0)
 		goto out;
-	if (swap_setup(&o->swapspec, S.swapfile, sizeof(S.swapfile)) < 0) {
+	if (S.swap_dim >= 0 ? swap_vary_setup(&o->swapspec, &S.vary, S.swapfile, sizeof(S.swapfile)) < 0
+			    : swap_setup(&o->swapspec, S.swapfile, sizeof(S.swapfile)) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
 	settle_setup(&S);
 	for (i = 0; i < S.sp.d; i++) {
 		struct knob_state st;
+		if (S.sp.dim[i].pseudo)
+			continue; /* the swap areas and zswap were journalled as they were made */
 		knob_probe(S.sp.dim[i].def, &st);
 		if (journal_knob(&st, false) < 0) {
 			rc = EXIT_ENV;
@@ -276,10 +294,15 @@ int search_run(struct search_opts *o)
 		struct setting set[SPACE_MAX];
 		int n = 0;
 		for (i = 0; i < S.sp.d; i++)
-			if (rec[i] != S.sp.dim[i].original) {
+			if (!S.sp.dim[i].pseudo && rec[i] != S.sp.dim[i].original) {
 				set[n].def = S.sp.dim[i].def;
 				set[n++].value = rec[i];
 			}
+		if (S.swap_dim >= 0 && rec[S.swap_dim] != S.sp.dim[S.swap_dim].original)
+			search_say(&S,
+				   "--apply: the swap backend (%s) is the machine's to set up; vmtune applies the "
+				   "knobs only",
+				   swap_knob.choices[rec[S.swap_dim]]);
 		if (n == 0)
 			search_say(&S, "--apply: the recommended settings are the original ones; nothing to apply");
 		else if ((rc = settings_apply(set, n, true)) == 0)

@@ -7,6 +7,7 @@
 
 #include "knob.h"
 #include "space.h"
+#include "swap.h"
 #include "vmtune.h"
 
 /* A knob a search can use: writable, or (for a plan or a model) readable. */
@@ -29,6 +30,19 @@ static int add_dim(struct space *sp, const struct knob_def *d, bool write)
 	if (sp->d >= SPACE_MAX) {
 		error("at most %d knobs can be searched at once", SPACE_MAX);
 		return EXIT_USAGE;
+	}
+	if (d == &swap_knob) {
+		/* the sandbox's swap backend: no kernel file; search sets its original from --swap */
+		dm = &sp->dim[sp->d];
+		memset(dm, 0, sizeof(*dm));
+		dm->def = d;
+		dm->original = d->def;
+		dm->categorical = true;
+		dm->pseudo = true;
+		dm->lo = d->smin;
+		dm->hi = d->smax;
+		sp->categorical[sp->d++] = true;
+		return 0;
 	}
 	knob_probe(d, &st);
 	if (!usable(&st, write)) {
@@ -74,7 +88,7 @@ int space_build_for(struct space *sp, const char *list, bool write)
 	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		const struct knob_def *d = knob_find(tok);
+		const struct knob_def *d = strcmp(tok, swap_knob.name) == 0 ? &swap_knob : knob_find(tok);
 		if (!d) {
 			error("--knobs: unknown knob '%s' (see 'vmtune knobs')", tok);
 			return EXIT_USAGE;
@@ -194,6 +208,14 @@ void space_clamp(const struct space *sp, long *vals)
 		long v = vals[i] < dm->lo ? dm->lo : vals[i] > dm->hi ? dm->hi : vals[i];
 		vals[i] = space_snap(dm, v);
 	}
+}
+
+int space_find(const struct space *sp, const struct knob_def *d)
+{
+	for (int i = 0; i < sp->d; i++)
+		if (sp->dim[i].def == d)
+			return i;
+	return -1;
 }
 
 int space_build(struct space *sp, const char *list)

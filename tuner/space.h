@@ -15,6 +15,7 @@ struct space_dim {
 	long original;		   /* the value found before the search */
 	bool categorical;	   /* enum: coded as the choice index, not on a line */
 	bool log;		   /* coded on log2 of the value */
+	bool pseudo;		   /* not a kernel knob: the sandbox's swap backend (swap.h) */
 	unsigned long long absent; /* bit v - lo: a value this kernel cannot hold (decoded to the one below) */
 };
 
@@ -25,13 +26,16 @@ struct space {
 };
 
 /* Build the space from a comma-separated knob list, or from every searchable
- * knob that is available here when list is NULL. Reads the original values.
+ * knob that is available here when list is NULL. The list may name the
+ * pseudo-knob "swap" (the sandbox's swap backend), which is never added unasked. Reads the original values.
  * Returns 0, or an exit code (usage: unknown knob; environment: missing here)
  * after a message naming the knob. */
 int space_build(struct space *sp, const char *list);
 /* The same; with write false, knobs that can be read but not written (not root)
  * count too: for a plan (search --dry-run) or a model (recommend). */
 int space_build_for(struct space *sp, const char *list, bool write);
+/* The index of d's dimension, or -1. */
+int space_find(const struct space *sp, const struct knob_def *d);
 /* Code a value to the search coordinate and back (decode rounds to a valid value). */
 double space_encode(const struct space_dim *dm, long v);
 long space_decode(const struct space_dim *dm, double x);

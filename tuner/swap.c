@@ -68,15 +68,16 @@ int swap_spec_parse(const char *s, struct swap_spec *sp, char *why, size_t whyle
 			for (i = 0; i < n; i++)
 				if (!islower((unsigned char)colon[1 + i]) && !isdigit((unsigned char)colon[1 + i]) &&
 				    colon[1 + i] != '-')
-					return fail(why, whylen, "'%s': a compressor name is lower-case letters, digits and '-'",
-						    s);
+					return fail(why, whylen,
+						    "'%s': a compressor name is lower-case letters, digits and '-'", s);
 			memcpy(sp->algo, colon + 1, n + 1);
 		}
 	} else if (isdigit((unsigned char)buf[0])) {
 		sp->backend = SWAP_FILE;
 		sizep = buf;
 	} else {
-		return fail(why, whylen, "'%s' is not a swap backend (SIZE, file:SIZE, zram:SIZE[:ALGO] or machine)", s);
+		return fail(why, whylen, "'%s' is not a swap backend (SIZE, file:SIZE, zram:SIZE[:ALGO] or machine)",
+			    s);
 	}
 	if (parse_size(sizep, &sp->size, why, whylen) < 0)
 		return -1;
@@ -90,9 +91,11 @@ int swap_spec_parse(const char *s, struct swap_spec *sp, char *why, size_t whyle
 int swap_spec_add_zswap(struct swap_spec *sp, char *why, size_t whylen)
 {
 	if (sp->backend == SWAP_NONE)
-		return fail(why, whylen, "%s needs swap to sit in front of: --swap file:SIZE or --swap machine", "--zswap");
+		return fail(why, whylen, "%s needs swap to sit in front of: --swap file:SIZE or --swap machine",
+			    "--zswap");
 	if (sp->backend == SWAP_ZRAM)
-		return fail(why, whylen, "%s in front of zram compresses twice; use --swap file:SIZE --zswap", "--zswap");
+		return fail(why, whylen, "%s in front of zram compresses twice; use --swap file:SIZE --zswap",
+			    "--zswap");
 	sp->zswap = true;
 	return 0;
 }
@@ -369,6 +372,17 @@ static bool zram_offers(const char *list, const char *algo)
 	return false;
 }
 
+/* The compressor in use: the bracketed word of "lzo-rle [lzo] lz4". */
+static const char *zram_selected(char *list)
+{
+	char *open = strchr(list, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close)
+		return list;
+	*close = '\0';
+	return open + 1;
+}
+
 static int zram_setup(const struct swap_spec *sp, char *made, size_t madelen)
 {
 	const struct knob_def *d = knob_find("zram.comp_algorithm");
@@ -394,7 +408,8 @@ static int zram_setup(const struct swap_spec *sp, char *made, size_t madelen)
 			if (strcmp(d->choices[i], sp->algo) == 0)
 				v = i;
 		if (v < 0)
-			return error("--swap zram: compressor '%s' is not one vmtune knows (see vmtune knobs)", sp->algo);
+			return error("--swap zram: compressor '%s' is not one vmtune knows (see vmtune knobs)",
+				     sp->algo);
 	}
 	if (journal_resource(&zram_journal_kind, ZRAM_DEV) < 0)
 		return -1;
@@ -430,7 +445,7 @@ static int zram_setup(const struct swap_spec *sp, char *made, size_t madelen)
 	crashpoint("zram-active");
 	r = read_small_file(zram_file(p, sizeof(p), ZRAM_DEV, "comp_algorithm"), buf, sizeof(buf));
 	info("configured %s: %s of swap at priority %d, compressor %s (reset at the end)", ZRAM_DEV,
-	     format_size(sp->size, a, sizeof(a)), ZRAM_PRIO, r < 0 ? "?" : buf);
+	     format_size(sp->size, a, sizeof(a)), ZRAM_PRIO, r < 0 ? "?" : zram_selected(buf));
 	snprintf(made, madelen, "%s", ZRAM_DEV);
 	return 0;
 fail:
@@ -509,3 +524,100 @@ static bool swap_ours(const char *path)
 
 const struct journal_kind swap_journal_kind = { .name = "swapfile", .undo = swap_remove, .valid = swap_ours };
 const struct journal_kind zram_journal_kind = { .name = "zram", .undo = zram_undo, .valid = is_zram };
+
+/* The swap backend as a search dimension. */
+static const char *const swap_knob_choices[] = { "file", "zram", "file+zswap", NULL };
+const struct knob_def swap_knob = {
+	.name = "swap",
+	.type = KT_ENUM,
+	.min = 0,
+	.max = SWAP_VARY_N - 1,
+	.def = SWAP_VARY_FILE,
+	.smin = 0,
+	.smax = SWAP_VARY_N - 1,
+	.choices = swap_knob_choices,
+	.note = "the sandbox's swap backend (search only): a swapfile, zram0, or zswap in front of the swapfile",
+};
+
+int swap_spec_vary_index(const struct swap_spec *sp)
+{
+	switch (sp->backend) {
+	case SWAP_FILE:
+		return sp->zswap ? SWAP_VARY_ZSWAP : SWAP_VARY_FILE;
+	case SWAP_ZRAM:
+		return SWAP_VARY_ZRAM;
+	default:
+		return -1;
+	}
+}
+
+void swap_spec_for_backend(const struct swap_spec *sp, int backend, struct swap_spec *out)
+{
+	*out = *sp;
+	out->backend = backend == SWAP_VARY_ZRAM ? SWAP_ZRAM : SWAP_FILE;
+	out->zswap = backend == SWAP_VARY_ZSWAP;
+	if (out->backend == SWAP_FILE)
+		out->algo[0] = '\0';
+}
+
+/* zswap on or off for the backend, written through the journalled knob. */
+static int zswap_set(bool on)
+{
+	struct knob_state st;
+	long rb;
+
+	knob_probe(knob_find("zswap.enabled"), &st);
+	if (!st.kp)
+		return error("the swap backend file+zswap: %s", st.why);
+	if (st.have_value && st.value == (on ? 1 : 0))
+		return 0;
+	return knob_write(&st, on ? 1 : 0, &rb);
+}
+
+int swap_vary_setup(const struct swap_spec *sp, struct swap_vary *v, char *active, size_t len)
+{
+	struct swap_spec z = *sp;
+	struct knob_state st;
+
+	memset(v, 0, sizeof(*v));
+	v->cur = swap_spec_vary_index(sp);
+	if (v->cur < 0)
+		return error(
+		    "the swap pseudo-knob varies the sandbox's swap: give --swap SIZE, file:SIZE or zram:SIZE");
+	if (!vt_live())
+		return error("--swap needs the live kernel; it cannot be used with --root");
+	knob_probe(knob_find("zswap.enabled"), &st);
+	if (st.status != KS_AVAILABLE)
+		return error("the swap pseudo-knob needs zswap.enabled for file+zswap: %s", st.why);
+	if (journal_knob(&st, false) < 0)
+		return -1;
+	/* the file first: "at least SIZE" counts the machine's own swap, not zram */
+	if (swap_ensure(sp->size, v->file, sizeof(v->file)) < 0)
+		return -1;
+	z.backend = SWAP_ZRAM;
+	z.zswap = false;
+	if (zram_setup(&z, v->zram, sizeof(v->zram)) < 0)
+		return -1;
+	v->cur = -1; /* both on: the first select switches one off */
+	return swap_vary_select(v, swap_spec_vary_index(sp), active, len);
+}
+
+int swap_vary_select(struct swap_vary *v, int backend, char *active, size_t len)
+{
+	bool zram = backend == SWAP_VARY_ZRAM;
+	const char *off = zram ? v->file : v->zram, *on = zram ? v->zram : v->file;
+
+	if (backend == v->cur)
+		return 0;
+	if (*off && swap_active(off) && swapoff(off) < 0)
+		return error("swapoff %s: %s", off, strerror(errno));
+	if (*on && !swap_active(on) && swapon(on, swapon_flags(on)) < 0)
+		return error("swapon %s: %s", on, strerror(errno));
+	if (zswap_set(backend == SWAP_VARY_ZSWAP) < 0)
+		return -1;
+	v->cur = backend;
+	snprintf(active, len, "%s", on);
+	verbose("swap backend %s (%s)", swap_knob_choices[backend], *on ? on : "the machine's own swap");
+	crashpoint("swap-backend-selected");
+	return 0;
+}

@@ -53,6 +53,30 @@ int swap_reset(const char *path);
 /* kB in use on one swap area (from /proc/swaps), or -1 when it is not active. */
 long swap_used_kb(const char *path);
 
+/* The swap backend as a search dimension: the pseudo-knob "swap", an enum over
+ * these (not in the catalogue; search --knobs names it). */
+enum { SWAP_VARY_FILE, SWAP_VARY_ZRAM, SWAP_VARY_ZSWAP, SWAP_VARY_N };
+struct knob_def;
+extern const struct knob_def swap_knob;
+/* A spec's backend as the pseudo-knob's value (file, zram, file+zswap), -1 for
+ * none and machine. */
+int swap_spec_vary_index(const struct swap_spec *sp);
+/* The spec with its backend replaced by the pseudo-knob's value, same size. */
+void swap_spec_for_backend(const struct swap_spec *sp, int backend, struct swap_spec *out);
+
+/* A search that varies the backend keeps both areas made (each journalled) and
+ * only the chosen one on; zswap.enabled (journalled) follows the choice. */
+struct swap_vary {
+	char file[4096]; /* the swapfile made, "" when the machine's own swap sufficed */
+	char zram[32];	 /* /dev/zram0 */
+	int cur;	 /* the backend on now */
+};
+/* Make both areas for the spec's size and select the spec's own backend. active:
+ * the area vmtune made that is on now (for the settle step's swap reset). */
+int swap_vary_setup(const struct swap_spec *sp, struct swap_vary *v, char *active, size_t len);
+/* Switch to a backend: the other area off, this one on, zswap on or off. */
+int swap_vary_select(struct swap_vary *v, int backend, char *active, size_t len);
+
 /* The journal's record of a swapfile vmtune made: undone by swap_remove. */
 struct journal_kind;
 extern const struct journal_kind swap_journal_kind;

@@ -36,6 +36,27 @@ check "a dry run with zram (exit $RC) says what it would configure" \
 check "and its plan names the backend" out_has '^swap: 1G on /dev/zram0 \(compressor lz4\)$'
 S --trials 5 --dry-run --swap file:1G --zswap --db "$T/dry.db" -o "$T/dry.yaml"
 check "a dry run with zswap says it would enable it" out_has 'would enable zswap \(put back at the end\)'
+vt --root "$R" search --workload "$F" --metric value --knobs vm.page-cluster,swap --swap 1G --trials 5 --dry-run \
+	--db "$T/dry.db" -o "$T/dry.yaml"
+check "a dry run varying the swap backend (exit $RC) lists it as a knob" \
+	out_has '^  swap +original file +search file\.\.file\+zswap$'
+check "its plan says the backends take turns" out_has '^swap: varied \(the pseudo-knob swap\): a 1G swapfile'
+check "it would configure zram0 and enable zswap for the file+zswap trials" \
+	out_has 'would configure /dev/zram0 as swap.*would enable zswap for the file\+zswap trials'
+vt --root "$R" search --workload "$F" --metric value --knobs swap --swap zram:1G --trials 5 --dry-run \
+	--db "$T/dry.db" -o "$T/dry.yaml"
+check "with --swap zram:SIZE the original backend is zram (exit $RC)" out_has '^  swap +original zram '
+expect 2 "the swap pseudo-knob without --swap SIZE is refused" --root "$R" search --workload "$F" --metric value \
+	--knobs vm.page-cluster,swap --trials 5 --dry-run
+check "saying what it needs" err_has 'knobs swap varies the sandbox.s swap backend; it needs --swap SIZE, file:SIZE or zram:SIZE \(not none\)'
+expect 2 "the swap pseudo-knob with --swap machine is refused" --root "$R" search --workload "$F" --metric value \
+	--knobs swap --swap machine --trials 5 --dry-run
+# (the fake tree has no zswap: this dry run reads the live kernel, and changes nothing there)
+expect 2 "the swap pseudo-knob with zswap.enabled as well is refused" search --workload exec:true \
+	--knobs swap,zswap.enabled --swap 1G --trials 5 --dry-run --db "$T/dry.db" -o "$T/dry.yaml"
+check "naming the clash" err_has 'cannot be searched with zswap.enabled as well'
+expect 2 "a knob called swap twice is refused" --root "$R" search --workload "$F" --metric value \
+	--knobs swap,swap --swap 1G --trials 5 --dry-run
 check "these dry runs changed nothing either" test "$(tree_sum "$R")" = "$SUM"
 
 # --- quality: within 2% of the optimum in 40 trials, for at least 4 of 5 seeds ----------

@@ -192,6 +192,22 @@ for c in "swap-active 1" "trial-knob-written 2" "trial-stored 3" "workload-runni
 	fi
 done
 
+# --- a search varying the swap backend: both areas made, then mid-switch; resumed ------
+if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+	SEARCHV=(search --workload "$W" --metric value --knobs swap --strategy grid --memory-limit 32M --swap 64M
+		--trials 3 --confirm-rounds 2 --confirm-max-rounds 2 --race-rounds 0 --finalists 1 --warmup 0
+		--settle none)
+	for c in "swap-backend-selected 1" "swap-backend-selected 2"; do
+		set -- $c
+		rm -f "$T/p.yaml"
+		if crash "search --knobs swap killed at $1 #$2" "$1" "$2" "${SEARCHV[@]}" -o "$T/p.yaml"; then
+			after "search --knobs swap killed at $1 #$2"
+			# #1 is the setup's, before the run is stored; #2 a switch between trials
+			[ "$2" = 1 ] || search_after "search --knobs swap killed at $1 #$2" || survived=$((survived - 1))
+		fi
+	done
+fi
+
 # --- restore itself, killed half-way: the resources undone, the knobs not yet -----
 VMTUNE_CRASH_AT=workload-running "$CV" --state-dir "$STATE" "${RUN[@]}" >/dev/null 2>&1 &
 pid=$!

@@ -3,7 +3,8 @@
 # free zram0 configured (compressor, size, swap at priority 100) and reset, zswap
 # switched on in front of a swapfile and put back, the machine's own swap used as it
 # is; each torn down exactly, also after kill -9 and restore; a page-cluster search
-# on zram for random swap-in that ends with its decision.
+# on zram for random swap-in that ends with its decision; a search that varies the
+# backend itself (the pseudo-knob swap), each trial run on the backend it stores.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -31,7 +32,7 @@ check "the workload ran with /dev/zram0 as swap at priority 100" \
 	test "$(awk '$1 == "/dev/zram0" { print $2, $3, $5 }' "$T/seen")" = "partition 262140 100"
 check "of 256M" grep -qx 268435456 "$T/seen"
 check "compressing with $ALGO" grep -q "\[$ALGO\]" "$T/seen"
-check "it says what it configured" err_has "configured /dev/zram0: 256M of swap at priority 100, compressor .*\[$ALGO\]"
+check "it says what it configured" err_has "configured /dev/zram0: 256M of swap at priority 100, compressor $ALGO \(reset"
 check "zram0 is reset: disksize 0" test "$(cat /sys/block/zram0/disksize)" = 0
 check "and its compressor is $ALGO0 again" grep -q "\[$ALGO0\]" /sys/block/zram0/comp_algorithm
 as_before "zram run"
@@ -114,5 +115,58 @@ if [ -z "$(tail -n +2 /proc/swaps)" ] && [ "$ZSWAP0" = N ]; then
 		err_has "was measured with compressed swap \(zram:512M:$ALGO\); this machine's swap is none"
 fi
 as_before "the zram search"
+
+# --- the backend as a dimension: page-cluster and swap searched together ------------------------
+# every run writes down the swap it saw, then swaps 300M in and out of a 128M cgroup
+VARY="exec:{ echo ===; tail -n +2 /proc/swaps; cat /sys/module/zswap/parameters/enabled; } >>$T/vary.log; \
+$TOP/build/swapbench -s 300M -a seq -P 1 >/dev/null"
+: >"$T/vary.log"
+lexpect 0 "a search of page-cluster and the swap backend" search --workload "$VARY" --knobs vm.page-cluster,swap \
+	--memory-limit 128M --swap 512M --trials 9 --time 2m --warmup 0 --db "$T/vary.db" -o "$T/vary.yaml"
+check "its plan says the backends take turns" err_has '^swap: varied \(the pseudo-knob swap\)'
+check "it ends with its decision" out_has '^(nothing beat the original settings significantly|elapsed: .* with the recommended settings)'
+# what each run saw, in order: vmtune's swapfile, zram0, zswap
+awk -v st="$STATE/swapfile-" '
+	/^===/ { if (n++) print f, z, y; f = 0; z = 0; y = "?"; next }
+	index($1, st) == 1 { f = 1; next }
+	$1 == "/dev/zram0" { z = 1; next }
+	/^[YN]$/ { y = $1 }
+	END { if (n) print f, z, y }' "$T/vary.log" |
+	awk '{ print ($1 && !$2 && $3 == "N") ? "file" : (!$1 && $2 && $3 == "N") ? "zram" : ($1 && !$2 && $3 == "Y") ? "file+zswap" : "mixed:" $0 }' >"$T/seen.txt"
+sqlite3 "$T/vary.db" "select json_extract(settings, '$.swap') from trials order by seq" >"$T/stored.txt"
+check "every run saw exactly one of vmtune's areas on, zswap only with the swapfile" \
+	test "$(grep -c mixed "$T/seen.txt")" = 0
+check "each stored trial ran on the backend it records ($(wc -l <"$T/stored.txt") trials)" \
+	cmp -s "$T/seen.txt" "$T/stored.txt"
+check "all three backends were tried ($(sort -u "$T/stored.txt" | tr '\n' ' '))" \
+	test "$(sort -u "$T/stored.txt" | wc -l)" = 3
+rb=$(sed -n 's/^machine: {.* swap_backend: "\{0,1\}\([^",}]*\).*/\1/p' "$T/vary.yaml")
+rk=$(sed -n 's/^machine: {.* swap: \([^,}]*\).*/\1/p' "$T/vary.yaml")
+echo "# the profile: swap_backend $rb, swap $rk"
+case "$rb" in
+zram:512M) want=compressed ;;
+file:512M) want="rotational|flash" ;;
+file:512M+zswap) want="(rotational|flash)\+zswap" ;;
+*) want=unknown ;;
+esac
+check "the profile records the recommended backend ($rb)" test "$want" != unknown
+check "and the machine's swap as that backend makes it ($rk)" eval 'echo "$rk" | grep -Eqx "$want"'
+check "the backend is not among its settings" eval '! grep -q "^  swap:" "$T/vary.yaml"'
+lexpect 0 "vmtune loads the profile back" apply "$T/vary.yaml" --dry-run
+as_before "the search varying the backend"
+# kill -9 while the backends take turns, then restore
+"$VMTUNE" --state-dir "$STATE" search --workload "swapbench -s 300M -a rand -P 50" --knobs swap \
+	--memory-limit 128M --swap 512M --trials 9 --warmup 0 --db "$T/vary.db" >"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "a search varying the backend is under way" \
+	wait_for '[ "$(cat /sys/block/zram0/disksize)" != 0 ] && [ -n "$(cat /sys/fs/cgroup/memory/vmtune-*/cgroup.procs 2>/dev/null)" ]'
+kill -9 $pid
+wait $pid 2>/dev/null
+BG=
+check "the workload died with vmtune" wait_for '[ -z "$(cat /sys/fs/cgroup/memory/vmtune-*/cgroup.procs 2>/dev/null)" ]'
+lexpect 0 "the next command works" get vm.page-cluster
+check "and warns, naming zram0 and the swapfile" eval 'err_has "zram /dev/zram0" && err_has "swapfile $STATE/swapfile-"'
+lexpect 0 "vmtune restore after kill -9" restore
+as_before "the search varying the backend, kill -9 and restore"
 
 done_testing

@@ -4,7 +4,10 @@
  * its log costs, marks this machine's runs, and leaves out other workloads, other
  * objectives, unscored trials and the excluded run; the model fitted to a bowl
  * in page-cluster predicts the bowl (lowest at its bottom, higher at the rim,
- * with a band that grows away from the data) and recommends its bottom. */
+ * with a band that grows away from the data) and recommends its bottom. A run
+ * that varied the swap backend (the pseudo-knob swap) is one pool run per backend,
+ * each on the machine as that backend makes it (zram: compressed swap; zswap on
+ * for file+zswap), with its trials averaged per setting even when interleaved. */
 #include <math.h>
 
 #include "testutil.h"
@@ -14,6 +17,7 @@
 #include "runconfig.h"
 #include "space.h"
 #include "store.h"
+#include "swap.h"
 
 static char db[PATH_MAX + 16];
 static struct machine me, other;
@@ -58,6 +62,57 @@ static double bowl(long pc)
 	return exp(0.02 * (double)((pc - 4) * (pc - 4)) - 0.02);
 }
 
+/* A run of swapbench that varied page-cluster and the swap backend. */
+static void varied_run(struct store *s)
+{
+	static const struct {
+		const char *kind, *swap;
+		long pc;
+		double score;
+	} t[] = {
+		{ "baseline", "file", 3, 1 },
+		{ "candidate", "zram", 0, 0.5 },
+		{ "candidate", "file", 6, 0.8 },
+		{ "repeat", "zram", 0, 0.52 },
+		{ "candidate", "file+zswap", 3, 0.9 },
+		{ "candidate", "floppy", 3, 0.1 }, /* a backend vmtune never had: left out */
+	};
+	struct run_config c;
+	struct machine m = me;
+	char *cfg, *mj, sj[96];
+	long run;
+
+	memset(&c, 0, sizeof(c));
+	c.nwl = 1;
+	snprintf(c.wl[0].spec, sizeof(c.wl[0].spec), "swapbench --size 400M");
+	snprintf(c.wl[0].metric, sizeof(c.wl[0].metric), "elapsed");
+	c.wl[0].weight = 1;
+	c.nknobs = 2;
+	snprintf(c.knobs[0], sizeof(c.knobs[0]), "vm.page-cluster");
+	snprintf(c.knobs[1], sizeof(c.knobs[1]), "swap");
+	snprintf(c.strategy, sizeof(c.strategy), "bo");
+	snprintf(c.objective, sizeof(c.objective), "throughput");
+	snprintf(c.swap_backend, sizeof(c.swap_backend), "file:256M");
+	c.trials = 10;
+	/* as the search saw it: its swapfile on, zswap off */
+	m.nswaps = 1;
+	snprintf(m.swaps[0].name, sizeof(m.swaps[0].name), "/var/lib/vmtune/swapfile-1");
+	snprintf(m.swaps[0].kind, sizeof(m.swaps[0].kind), "file on ssd");
+	m.swaps[0].size_kb = m.swap_total_kb = 262144;
+	m.zswap = 0;
+	cfg = run_config_json(&c);
+	mj = machine_json(&m);
+	run = store_run_begin(s, cfg, mj);
+	free(cfg);
+	free(mj);
+	assert_true(run > 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(sj, sizeof(sj), "{\"vm.page-cluster\":%ld,\"swap\":\"%s\"}", t[i].pc, t[i].swap);
+		assert_true(store_trial_add(s, run, (int)i, t[i].kind, sj, t[i].score, false) > 0);
+	}
+	store_run_finish(s, run, "done", NULL);
+}
+
 static int setup(void **state)
 {
 	struct store *s;
@@ -92,6 +147,7 @@ static int setup(void **state)
 	trial(s, r, 0, "candidate", 0, 0.5);
 	r = run_of(s, "mtest01 -p 80 -w", "interactive", &me);
 	trial(s, r, 0, "candidate", 0, 0.5);
+	varied_run(s);
 	store_close(s);
 	return 0;
 }
@@ -143,6 +199,64 @@ static void the_pool_takes_the_runs_that_match(void **state)
 	pool_free(&p);
 }
 
+static void a_run_that_varied_the_swap_backend_is_a_run_per_backend(void **state)
+{
+	struct pool_query q = { .nspecs = 1, .objective = "throughput", .ndbs = 1 };
+	struct pool p;
+	int i, seen = 0;
+
+	(void)state;
+	q.specs[0] = "swapbench --size 400M";
+	q.dbs[0] = db;
+	assert_int_equal(pool_load(&p, &q, &sp, &me), 0);
+	assert_int_equal(p.nruns, 3);
+	assert_int_equal(p.nmachines, 3);
+	for (i = 0; i < p.nruns; i++) {
+		const struct pool_machine *m = &p.machines[p.runs[i].machine];
+		assert_true(m->own);
+		assert_int_equal(m->nruns, 1);
+		switch (p.runs[i].backend) {
+		case SWAP_VARY_FILE:
+			assert_string_equal(machine_swap_class(&m->m), "flash");
+			assert_int_equal(m->m.zswap, 0);
+			assert_int_equal(m->ntrials, 2);
+			break;
+		case SWAP_VARY_ZRAM:
+			assert_string_equal(machine_swap_class(&m->m), "compressed");
+			assert_int_equal(m->m.zswap, 0);
+			assert_int_equal(m->ntrials, 2);
+			break;
+		case SWAP_VARY_ZSWAP:
+			assert_string_equal(machine_swap_class(&m->m), "flash");
+			assert_int_equal(m->m.zswap, 1);
+			assert_int_equal(m->ntrials, 1);
+			break;
+		default:
+			fail_msg("a pool run of backend %d", p.runs[i].backend);
+		}
+		assert_string_equal(p.runs[i].uuid, p.runs[0].uuid);
+	}
+	/* file: the original (0) and pc 6; zram: pc 0 twice, one point; file+zswap: pc 3 */
+	assert_int_equal(p.npts, 4);
+	assert_int_equal(p.ntrials, 5);
+	for (i = 0; i < p.npts; i++) {
+		const struct pool_point *pt = &p.pts[i];
+		if (p.runs[pt->run].backend == SWAP_VARY_ZRAM) {
+			assert_int_equal(pt->vals[0], 0);
+			assert_int_equal(pt->n, 2);
+			assert_true(fabs(pt->y - (log(0.5) + log(0.52)) / 2) < 1e-12);
+			seen++;
+		}
+		if (p.runs[pt->run].backend == SWAP_VARY_ZSWAP) {
+			assert_int_equal(pt->vals[0], 3);
+			assert_true(fabs(pt->y - log(0.9)) < 1e-12);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	pool_free(&p);
+}
+
 static void the_model_predicts_the_bowl(void **state)
 {
 	struct pool_query q = query(0);
@@ -182,6 +296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_pool_takes_the_runs_that_match),
+		cmocka_unit_test(a_run_that_varied_the_swap_backend_is_a_run_per_backend),
 		cmocka_unit_test(the_model_predicts_the_bowl),
 	};
 	return cmocka_run_group_tests(tests, setup, fake_root_teardown);

@@ -2,6 +2,8 @@
 #include "testutil.h"
 
 #include "size.h"
+#include "runconfig.h"
+#include "space.h"
 #include "swap.h"
 
 static void sizes_with_suffixes(void **state)
@@ -171,6 +173,50 @@ static void swap_specs(void **state)
 	assert_non_null(strstr(why, "at least 1M"));
 }
 
+/* The pseudo-knob swap: a spec's backend as its value and back, and as a
+ * dimension of a search space whose settings go to JSON and back. */
+static void the_swap_backend_as_a_dimension(void **state)
+{
+	struct swap_spec sp, b;
+	struct space s;
+	long vals[SPACE_MAX], back[SPACE_MAX];
+	bool present[SPACE_MAX];
+	char why[160], buf[64], *sj;
+
+	(void)state;
+	assert_int_equal(swap_spec_parse("file:256M", &sp, why, sizeof(why)), 0);
+	assert_int_equal(swap_spec_vary_index(&sp), SWAP_VARY_FILE);
+	swap_spec_for_backend(&sp, SWAP_VARY_ZRAM, &b);
+	assert_string_equal(swap_spec_format(&b, buf, sizeof(buf)), "zram:256M");
+	swap_spec_for_backend(&sp, SWAP_VARY_ZSWAP, &b);
+	assert_string_equal(swap_spec_format(&b, buf, sizeof(buf)), "file:256M+zswap");
+	assert_int_equal(swap_spec_vary_index(&b), SWAP_VARY_ZSWAP);
+	assert_int_equal(swap_spec_parse("zram:1G:lz4", &sp, why, sizeof(why)), 0);
+	assert_int_equal(swap_spec_vary_index(&sp), SWAP_VARY_ZRAM);
+	swap_spec_for_backend(&sp, SWAP_VARY_FILE, &b);
+	assert_string_equal(swap_spec_format(&b, buf, sizeof(buf)), "file:1G"); /* no compressor on a file */
+	assert_int_equal(swap_spec_parse("machine", &sp, why, sizeof(why)), 0);
+	assert_int_equal(swap_spec_vary_index(&sp), -1);
+
+	/* only asked for: never among "every available knob" */
+	assert_int_equal(space_build_for(&s, "swap", false), 0);
+	assert_int_equal(s.d, 1);
+	assert_true(s.dim[0].pseudo && s.dim[0].categorical && s.categorical[0]);
+	assert_int_equal(s.dim[0].lo, 0);
+	assert_int_equal(s.dim[0].hi, SWAP_VARY_N - 1);
+	vals[0] = SWAP_VARY_ZSWAP;
+	sj = settings_json(&s, vals);
+	assert_string_equal(sj, "{\"swap\":\"file+zswap\"}");
+	assert_int_equal(settings_parse(sj, &s, back, present, why, sizeof(why)), 0);
+	assert_true(present[0]);
+	assert_int_equal(back[0], SWAP_VARY_ZSWAP);
+	free(sj);
+	assert_int_equal(settings_parse("{\"swap\":\"floppy\"}", &s, back, present, why, sizeof(why)), 0);
+	assert_false(present[0]);
+	assert_string_equal(space_describe(&s, vals, true, buf, sizeof(buf)), "swap=file+zswap");
+	assert_int_equal(space_build_for(&s, NULL, false) == 0 ? space_find(&s, &swap_knob) : -1, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +227,7 @@ int main(void)
 		cmocka_unit_test(integers),
 		cmocka_unit_test(formatting),
 		cmocka_unit_test(swap_specs),
+		cmocka_unit_test(the_swap_backend_as_a_dimension),
 	};
 
 	return cmocka_run_group_tests_name("size", tests, NULL, NULL);
