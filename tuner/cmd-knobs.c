@@ -7,6 +7,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "knob.h"
+#include "swap.h"
 #include "vmtune.h"
 
 static const char knobs_opts[] = "  --json       machine-readable output\n";
@@ -121,6 +122,9 @@ int cmd_knobs(int argc, char **argv)
 		json_object_put(arr);
 		return 0;
 	}
+	printf("\n%s: not a kernel knob but the swap backend of search's sandbox, searched only when named "
+	       "(search --knobs swap --swap SIZE): file, zram or file+zswap\n",
+	       swap_knob.name);
 	if (nrestricted) {
 		printf("\n");
 		for (i = 0; i < knob_catalogue_len; i++) {

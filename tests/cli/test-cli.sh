@@ -17,6 +17,7 @@ check "knobs: page-cluster is 3 and available" out_has '^vm\.page-cluster +3 +3 
 check "knobs: prefault order 4 from fault_around_bytes 65536" out_has '^prefault\.max_order +4 .*fault_around_bytes'
 check "knobs: 2.4-aa knobs are missing here" out_has '^vm\.vm_passes +- .* missing'
 check "knobs: overcommit is not searchable" out_has '^vm\.overcommit_memory .*not searchable'
+check "knobs: names the pseudo-knob swap, searched only when named" out_has '^swap: not a kernel knob .*file, zram or file\+zswap$'
 expect 0 "knobs --json" --root "$R" knobs --json
 check "knobs --json: page-cluster value, range and status" \
 	test "$(jq -c '.[] | select(.name=="vm.page-cluster") | [.value, .search_range, .status]' "$T/out")" = '[3,[0,6],"available"]'
