@@ -19,9 +19,14 @@ static void print_text(const char *path, const struct profile *p)
 	printf("file: %s\n", path);
 	if (p->description[0])
 		printf("%s\n", p->description);
-	if (p->machine.present)
-		printf("measured on %s: kernel %s, %ld CPUs, %ld kB memory, %ld kB swap\n", p->machine.hostname,
+	if (p->machine.present) {
+		printf("measured on %s: kernel %s, %ld CPUs, %ld kB memory, %ld kB swap", p->machine.hostname,
 		       p->machine.kernel, p->machine.cpus, p->machine.mem_total_kb, p->machine.swap_total_kb);
+		if (p->machine.swap[0])
+			printf(" (%s%s%s%s)", p->machine.swap, p->machine.swap_backend[0] ? ", " : "",
+			       p->machine.swap_backend[0] ? "sandbox swap " : "", p->machine.swap_backend);
+		printf("\n");
+	}
 	if (p->match.has_min || p->match.has_max)
 		printf("matches machines with %s%s%s of memory\n",
 		       p->match.has_min ? format_size(p->match.mem_min, a, sizeof(a)) : "any amount",

@@ -131,6 +131,11 @@ expect 0 "export --format yaml" --root "$R" export "$P" --format yaml -o "$T/re.
 expect 0 "the YAML export loads back" --root "$R" report "$T/re.yaml"
 check "with the same settings" test "$("$VMTUNE" --root "$R" report --json "$T/re.yaml" | jq -c .settings)" = \
 	"$("$VMTUNE" --root "$R" report --json "$P" | jq -c .settings)"
+printf '%s\n' 'vmtune: 1' 'name: zr' \
+	'machine: {hostname: h, kernel: 6.1, cpus: 2, mem_total_kb: 1000, swap_total_kb: 10, swap: compressed, swap_backend: "zram:1G:lz4"}' \
+	'settings:' '  vm.page-cluster: 0' >"$T/zr.yaml"
+expect 0 "report of a profile measured on zram" --root "$R" report "$T/zr.yaml"
+check "names the swap it was measured with" out_has '^measured on h: .* 10 kB swap \(compressed, sandbox swap zram:1G:lz4\)$'
 expect 0 "export --format sh" --root "$R" export "$P" --format sh -o "$T/apply.sh"
 # run the script against the tree: rewrite the absolute paths to the tree's
 sed "s| /proc/| $R/proc/|g; s| /sys/| $R/sys/|g" "$T/apply.sh" >"$T/apply-root.sh"
