@@ -62,8 +62,9 @@ struct walk {
 	const char *uuid;
 	struct machine m;
 	bool has_knob[SPACE_MAX];
-	bool varied;
-	int run_first, vrun[SWAP_VARY_N];
+	bool varied, scan;
+	int run_first, vrun[SWAP_VARY_N], orig_backend;
+	bool has_ref[SWAP_VARY_N], said[SWAP_VARY_N];
 };
 
 static bool excluded(const struct walk *w, long id)
@@ -173,6 +174,15 @@ static int find_machine(struct pool *p, const struct machine *m, const double *f
 	return -1;
 }
 
+/* Are vals the run's original knob values (the swap backend aside)? */
+static bool at_original(const struct walk *w, const long *vals, const bool *present)
+{
+	for (int j = 0; j < w->sp->d; j++)
+		if (!w->sp->dim[j].pseudo && present[j] && vals[j] != w->fill[j])
+			return false;
+	return true;
+}
+
 /* The machine as a run that varied the swap backend had it for one backend: zram
  * alone, or its other swap (a swapfile when it had none), zswap as the backend says. */
 static void machine_for_backend(const struct machine *m, int b, struct machine *out)
@@ -275,6 +285,20 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 		int b = trial_backend(sj);
 		if (b < 0)
 			return 0;
+		if (w->scan) { /* the first pass: which backends were measured at the original knob values */
+			if (settings_parse(sj, w->sp, vals, present, why, sizeof(why)) == 0 &&
+			    at_original(w, vals, present))
+				w->has_ref[b] = true;
+			return 0;
+		}
+		if (b != w->orig_backend && !w->has_ref[b]) {
+			if (!w->said[b])
+				verbose("run %.8s: its %s trials were never measured at the original knob values: "
+					"no yardstick, left out",
+					w->uuid, swap_knob.choices[b]);
+			w->said[b] = true;
+			return 0;
+		}
 		if (w->vrun[b] < 0) {
 			machine_for_backend(&w->m, b, &mb);
 			if ((w->vrun[b] = add_run(w, &mb, b)) < 0)
@@ -318,6 +342,31 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 	return 0;
 }
 
+/* A run that varied the swap backend scored every trial against the baselines of
+ * its original backend. Each other backend's pool run is brought to its own
+ * yardstick: its point at the run's original knob values becomes 0 and the others
+ * move with it (score_cb left out the backends that never had such a point). */
+static void rereference(struct walk *w, int orig_backend)
+{
+	struct pool *p = w->p;
+	bool present[SPACE_MAX];
+	int r, i;
+
+	for (i = 0; i < w->sp->d; i++)
+		present[i] = true;
+	for (r = w->run_first; r < p->nruns; r++) {
+		double y0 = NAN;
+		if (p->runs[r].backend == orig_backend)
+			continue;
+		for (i = 0; i < p->npts && !isfinite(y0); i++)
+			if (p->pts[i].run == r && at_original(w, p->pts[i].vals, present))
+				y0 = p->pts[i].y;
+		for (i = 0; i < p->npts && isfinite(y0); i++)
+			if (p->pts[i].run == r)
+				p->pts[i].y -= y0;
+	}
+}
+
 static int load_cb(void *arg, long id, const char *uuid, const char *status, const char *mj, const char *cj)
 {
 	struct walk *w = arg;
@@ -358,11 +407,29 @@ static int load_cb(void *arg, long id, const char *uuid, const char *status, con
 	}
 	w->varied = run_config_knob(&cfg, swap_knob.name) >= 0;
 	w->run_first = p->nruns;
-	for (b = 0; b < SWAP_VARY_N; b++)
+	for (b = 0; b < SWAP_VARY_N; b++) {
 		w->vrun[b] = -1;
+		w->has_ref[b] = w->said[b] = false;
+	}
+	if (w->varied) {
+		struct swap_spec ss;
+		char why[160];
+		int k = run_config_knob(&cfg, swap_knob.name);
+		w->orig_backend = cfg.has_original[k] ? (int)cfg.originals[k]
+				  : cfg.swap_backend[0] && swap_spec_parse(cfg.swap_backend, &ss, why, sizeof(why)) == 0
+				      ? swap_spec_vary_index(&ss)
+				      : SWAP_VARY_FILE;
+		w->scan = true;
+		rc = store_scores_each(w->db, id, score_cb, w);
+		w->scan = false;
+		if (rc < 0)
+			return -1;
+	}
 	if (!w->varied && (w->run = add_run(w, &w->m, -1)) < 0)
 		return -1;
 	rc = store_scores_each(w->db, id, score_cb, w);
+	if (rc == 0 && w->varied)
+		rereference(w, w->orig_backend);
 	for (i = w->run_first; i < p->nruns; i++)
 		p->machines[p->runs[i].machine].ntrials += p->runs[i].ntrials;
 	return rc;
