@@ -1,12 +1,16 @@
-/* cmd-report.c - `vmtune report PROFILE`: what a profile holds and how sure it is. */
+/* cmd-report.c - `vmtune report [RUN|PROFILE]`: a stored run (the terminal report,
+ * --json, or an HTML page with its charts), or what a profile holds and how sure
+ * it is; and `vmtune runs`, the stored runs. */
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "knob.h"
 #include "profile.h"
+#include "search.h"
 #include "size.h"
 #include "vmtune.h"
 
@@ -57,28 +61,72 @@ static void print_json(const struct profile *p)
 	json_object_put(o);
 }
 
+/* A profile file, or a run in the store (an id, a uuid, or none: the latest)? */
+static bool is_profile(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return access(arg, F_OK) == 0 || (n > 5 && strcmp(arg + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(arg + n - 4, ".yml") == 0) || strchr(arg, '/');
+}
+
+static int report_run(const char *which, const char *html)
+{
+	struct run_view *v;
+	int rc = 0;
+
+	if (run_view_open(&v, vt.db, which) < 0)
+		return EXIT_USAGE;
+	if (html) {
+		rc = run_view_html(v, html);
+		if (rc == 0)
+			info("wrote %s", html);
+	} else if (vt.json) {
+		json_object *o = run_view_json(v);
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		run_view_print(v);
+	}
+	run_view_close(v);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
 					      { "json", no_argument, NULL, 'j' },
+					      { "html", required_argument, NULL, 'H' },
 					      { NULL, 0, NULL, 0 } };
+	const char *html = NULL;
 	struct profile p;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			print_cmd_help("report", "  --json       machine-readable output\n");
+			print_cmd_help("report", "  RUN          a run in the results store (--db): its id or uuid "
+						 "(see 'vmtune runs'); none: the latest\n"
+						 "  PROFILE      a profile file: its settings and evidence\n"
+						 "  --html FILE  a run's report as one HTML page with its charts (gnuplot)\n"
+						 "  --json       machine-readable output\n");
 			return 0;
 		case 'j':
 			vt.json = 1;
+			break;
+		case 'H':
+			html = optarg;
 			break;
 		default:
 			return usage_error("report", "unknown option");
 		}
 	}
-	if (optind != argc - 1)
-		return usage_error("report", "name one profile file");
+	if (argc - optind > 1)
+		return usage_error("report", "name one run or one profile");
+	if (optind == argc || !is_profile(argv[optind]))
+		return report_run(optind == argc ? NULL : argv[optind], html);
+	if (html)
+		return usage_error("report", "--html draws a run from the results store; name the run (vmtune runs)");
 	if ((rc = profile_load(argv[optind], &p)) != 0)
 		return rc;
 	if (vt.json)
@@ -86,4 +134,28 @@ int cmd_report(int argc, char **argv)
 	else
 		print_text(argv[optind], &p);
 	return 0;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
+					      { "json", no_argument, NULL, 'j' },
+					      { NULL, 0, NULL, 0 } };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_cmd_help("runs", "  --json       machine-readable output\n");
+			return 0;
+		case 'j':
+			vt.json = 1;
+			break;
+		default:
+			return usage_error("runs", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return usage_error("runs", "takes no arguments");
+	return search_runs_list(vt.db, vt.json);
 }

@@ -16,6 +16,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);

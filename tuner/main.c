@@ -29,7 +29,9 @@ static const struct cmd_entry commands[] = {
 	  "[--probe SPEC] [--objective throughput|interactive|balanced] [--require COND] [--out FILE] "
 	  "[--apply] [--memory-limit SIZE --swap SWAP [--zswap]] [--dry-run] [--resume RUN] [--warm-start]",
 	  "search the knobs for the best settings of a workload; writes a profile" },
-	{ "report", cmd_report, "PROFILE [--json]", "what a profile holds: settings, evidence, how sure it is" },
+	{ "report", cmd_report, "[RUN|PROFILE] [--html FILE] [--json]",
+	  "a stored run (the latest by default), as text or an HTML page of charts; or what a profile holds" },
+	{ "runs", cmd_runs, "[--json]", "the runs in the results store, newest first" },
 	{ "apply", cmd_apply, "PROFILE [--dry-run] [--force] | --boot",
 	  "apply a profile (journalled, read back, rolled back on failure); --dry-run reports" },
 	{ "verify", cmd_verify, "PROFILE", "compare the live settings with a profile; exit 1 on drift" },

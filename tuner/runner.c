@@ -404,6 +404,8 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 		sampler_stop(smp, &sum);
 		smp = NULL;
 		put_summary(res, &sum);
+		res->nseries = sum.nseries;
+		memcpy(res->series, sum.series, sizeof(sum.series[0]) * (size_t)sum.nseries);
 	}
 	/* whatever it left in the pipe (or in its process group) */
 	if (pfd[0] >= 0) {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cgroup.h"
+#include "sampler.h"
 
 enum run_outcome {
 	RUN_OK,
@@ -46,6 +47,9 @@ struct run_result {
 	char probe_line[256];
 	int nprobe;
 	struct run_value probe[RUN_MAX_VALUES];
+	/* the machine while it ran (the sampler's), for the report */
+	int nseries;
+	struct vm_point series[SAMPLER_SERIES_MAX];
 };
 
 int runner_run(const struct run_spec *spec, struct run_result *res);

@@ -36,7 +36,37 @@ struct sampler {
 	struct stat_info *si;
 	struct sample first, prev;
 	struct sampler_summary sum;
+	int stride, skipped; /* the series keeps every stride-th point */
 };
+
+/* A point of the series from the sample before; when the series is full, every
+ * other point goes and the stride doubles (the last point is always kept). */
+static void add_point(struct sampler *s, const struct sample *p, const struct sample *x, bool last)
+{
+	struct sampler_summary *u = &s->sum;
+	double dt = x->t - p->t;
+	struct vm_point *q;
+	int i;
+
+	if (dt <= 0)
+		return;
+	if (!last && ++s->skipped < s->stride)
+		return;
+	s->skipped = 0;
+	if (u->nseries == SAMPLER_SERIES_MAX) {
+		for (i = 0; 2 * i + 1 < SAMPLER_SERIES_MAX; i++)
+			u->series[i] = u->series[2 * i + 1];
+		u->nseries = i;
+		s->stride *= 2;
+	}
+	q = &u->series[u->nseries++];
+	q->t = (float)(x->t - s->first.t);
+	q->si = (float)((x->si - p->si) / dt);
+	q->so = (float)((x->so - p->so) / dt);
+	q->free_mb = (float)(x->free_kb / 1024);
+	q->psi_some = isfinite(x->psi_some) && isfinite(p->psi_some) ? (float)((x->psi_some - p->psi_some) / 1e3 / dt)
+								      : NAN;
+}
 
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=123": the totals, in us */
 void psi_totals(const char *path, double *some, double *full)
@@ -153,6 +183,7 @@ static void *run(void *arg)
 			s->sum.min_free_kb = x.free_kb;
 		if (s->stream)
 			stream_line(&s->prev, &x);
+		add_point(s, &s->prev, &x, false);
 		s->prev = x;
 		s->sum.samples++;
 		pthread_mutex_lock(&s->lock);
@@ -180,6 +211,7 @@ int sampler_start(struct sampler **sp, const char *cgroup, bool stream)
 	if (procps_stat_new(&s->si) < 0)
 		s->si = NULL;
 	s->stream = stream;
+	s->stride = 1;
 	if (cgroup)
 		snprintf(s->cg_pressure, sizeof(s->cg_pressure), "%s/memory.pressure", cgroup);
 	pthread_mutex_init(&s->lock, NULL);
@@ -214,6 +246,7 @@ void sampler_stop(struct sampler *s, struct sampler_summary *sum)
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
 	take(s, &last);
+	add_point(s, &s->prev, &last, true);
 	*sum = s->sum;
 	dt = last.t - s->first.t;
 	if (dt <= 0)

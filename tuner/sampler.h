@@ -6,6 +6,14 @@
 
 struct sampler;
 
+/* One point of the series a run keeps (for the report's charts): seconds since
+ * the start, swap-in and swap-out pages/s and PSI memory "some" stall (ms per s)
+ * since the point before, and free memory (MiB) then. */
+struct vm_point {
+	float t, si, so, free_mb, psi_some;
+};
+#define SAMPLER_SERIES_MAX 480 /* a longer run keeps every other point, then every fourth... */
+
 struct sampler_summary {
 	int samples;
 	int missed_beats;	   /* samples more than 1.5 s after the one before */
@@ -18,6 +26,8 @@ struct sampler_summary {
 	double psi_some_ms, psi_full_ms;       /* memory stall time during the run, system-wide */
 	double cg_psi_some_ms, cg_psi_full_ms; /* the cgroup's (v2 only; NAN otherwise) */
 	double cpu_s;			       /* the sampler's own CPU time */
+	int nseries;			       /* the run's series, a point per beat and one at the end */
+	struct vm_point series[SAMPLER_SERIES_MAX];
 };
 
 /* Sample every second through libproc2 (meminfo, vmstat, stat) and PSI, until

@@ -166,4 +166,37 @@ int search_resume_trials(struct search *S);
 /* search-warm.c: --warm-start */
 int warm_setup(struct search *S, long exclude_run);
 
+/* search-view.c: a stored run seen again (vmtune runs, vmtune report) */
+struct view_meas {
+	enum trial_kind kind;
+	int point, seq, wl; /* wl: the workload's index, -1 if none of the run's */
+	bool ok;
+	double metric, user, sys, elapsed, p99, played;
+	long majflt, minflt;
+	int nser;
+	struct vm_point *ser; /* the machine while it ran; NULL if none was kept */
+};
+
+struct run_view {
+	struct search S;
+	struct search_opts o;
+	struct run_config c;
+	char specs[SEARCH_MAX_WORKLOADS][1024];
+	long id, rows, failed_rows;
+	char uuid[64], status[32], started[64], finished[64], profile[PATH_MAX];
+	struct machine m_machine;
+	bool has_machine;
+	char *result;
+	bool has_result, significant;
+	double change_pct, ci_lo, ci_hi;
+	long rec[SPACE_MAX];
+	int rec_point; /* -1: none */
+	double sens[SPACE_MAX];
+	struct view_meas *m;
+	int nm, cap;
+};
+/* Is this measurement one of a side's (0 original, 1 recommended)? */
+bool view_meas_side(const struct run_view *v, const struct view_meas *x, int side);
+const char *view_workload_name(const struct run_view *v, int w, char *buf, size_t size);
+
 #endif

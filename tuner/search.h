@@ -76,4 +76,17 @@ int strategy_parse(const char *s, enum strategy *out);
 /* Run (or plan, with dry_run) a search. Returns an exit code. */
 int search_run(struct search_opts *o);
 
+/* A stored run seen again: `vmtune report` and `vmtune runs`. which: a run's id or
+ * uuid, NULL for the latest. open returns 0, or -1 after a message. */
+struct run_view;
+struct json_object;
+int run_view_open(struct run_view **vp, const char *db, const char *which);
+void run_view_print(const struct run_view *v);
+struct json_object *run_view_json(const struct run_view *v);
+/* The HTML report (report-html.c): 0, or an exit code after a message. */
+int run_view_html(struct run_view *v, const char *path);
+void run_view_close(struct run_view *v);
+/* The stored runs, newest first. Returns an exit code. */
+int search_runs_list(const char *db, bool json);
+
 #endif

@@ -107,6 +107,33 @@ int space_build_for(struct space *sp, const char *list, bool write)
 	return 0;
 }
 
+int space_build_stored(struct space *sp, const char *const *names, const long *originals, int n)
+{
+	int i;
+
+	memset(sp, 0, sizeof(*sp));
+	for (i = 0; i < n && sp->d < SPACE_MAX; i++) {
+		const struct knob_def *d = strcmp(names[i], swap_knob.name) == 0 ? &swap_knob : knob_find(names[i]);
+		struct space_dim *dm = &sp->dim[sp->d];
+		if (!d)
+			return error("unknown knob '%s'", names[i]);
+		memset(dm, 0, sizeof(*dm));
+		dm->def = d;
+		dm->original = originals[i];
+		dm->categorical = d->type == KT_ENUM;
+		dm->pseudo = d == &swap_knob;
+		if (dm->pseudo) {
+			dm->lo = d->smin;
+			dm->hi = d->smax;
+		} else {
+			knob_search_range(d, originals[i], &dm->lo, &dm->hi);
+		}
+		dm->log = d->scale == SCALE_LOG2 && dm->lo > 0;
+		sp->categorical[sp->d++] = dm->categorical;
+	}
+	return 0;
+}
+
 double space_encode(const struct space_dim *dm, long v)
 {
 	double lo = (double)dm->lo, hi = (double)dm->hi, x = (double)v;

@@ -34,6 +34,9 @@ int space_build(struct space *sp, const char *list);
 /* The same; with write false, knobs that can be read but not written (not root)
  * count too: for a plan (search --dry-run) or a model (recommend). */
 int space_build_for(struct space *sp, const char *list, bool write);
+/* A space as a stored run had it: those knobs with those originals, nothing read
+ * from this machine but the safe ranges. -1 after a message for an unknown knob. */
+int space_build_stored(struct space *sp, const char *const *names, const long *originals, int n);
 /* The index of d's dimension, or -1. */
 int space_find(const struct space *sp, const struct knob_def *d);
 /* Code a value to the search coordinate and back (decode rounds to a valid value). */

@@ -35,6 +35,9 @@ static const char *const schema[] = {
 	"  metric DOUBLE PRECISION, user_s DOUBLE PRECISION, sys_s DOUBLE PRECISION, elapsed_s DOUBLE PRECISION,"
 	"  majflt BIGINT, minflt BIGINT, results TEXT NOT NULL, probe_p99_ms DOUBLE PRECISION,"
 	"  probe_played DOUBLE PRECISION, probe TEXT)",
+	/* the machine while a measurement ran: [[t, si, so, free_mb, psi_some], ...] (sampler.h) */
+	"CREATE TABLE IF NOT EXISTS series(measurement_id BIGINT PRIMARY KEY REFERENCES measurements(id),"
+	"  samples TEXT NOT NULL)",
 	"CREATE INDEX IF NOT EXISTS trials_run ON trials(run_id)",
 	"CREATE INDEX IF NOT EXISTS measurements_trial ON measurements(trial_id)",
 };
@@ -206,7 +209,10 @@ int store_trial_delete(struct store *s, long trial)
 {
 	struct val p[] = { vint(trial) };
 
-	if (store_q(s, "DELETE FROM measurements WHERE trial_id=$1", 1, p, NULL) < 0 ||
+	if (store_q(s,
+		    "DELETE FROM series WHERE measurement_id IN (SELECT id FROM measurements WHERE trial_id=$1)", 1,
+		    p, NULL) < 0 ||
+	    store_q(s, "DELETE FROM measurements WHERE trial_id=$1", 1, p, NULL) < 0 ||
 	    store_q(s, "DELETE FROM trials WHERE id=$1", 1, p, NULL) < 0)
 		return store_fail(s, "cannot delete trial");
 	return 0;
@@ -232,6 +238,29 @@ static json_object *values_json(const struct run_value *v, int n)
 	return o;
 }
 
+/* [[t, si, so, free_mb, psi_some], ...], null for what was not read (malloc'd) */
+static char *series_json(const struct vm_point *v, int n)
+{
+	size_t cap = (size_t)n * 80 + 8, len = 0;
+	char *b = malloc(cap);
+	int i, k;
+
+	if (!b)
+		return NULL;
+	b[len++] = '[';
+	for (i = 0; i < n; i++) {
+		const float f[5] = { v[i].t, v[i].si, v[i].so, v[i].free_mb, v[i].psi_some };
+		len += (size_t)snprintf(b + len, cap - len, "%s[", i ? "," : "");
+		for (k = 0; k < 5; k++)
+			len += isfinite(f[k]) ? (size_t)snprintf(b + len, cap - len, "%s%.6g", k ? "," : "", (double)f[k])
+					      : (size_t)snprintf(b + len, cap - len, "%snull", k ? "," : "");
+		b[len++] = ']';
+	}
+	b[len++] = ']';
+	b[len] = '\0';
+	return b;
+}
+
 int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r, double metric)
 {
 	json_object *rj = values_json(r->values, r->nvalues), *pj = values_json(r->probe, r->nprobe);
@@ -253,13 +282,21 @@ int store_measurement_add(struct store *s, long trial, const char *workload, con
 				   vreal(run_value(r, "probe.p99_lateness_ms")),
 				   vreal(run_value(r, "probe.played")),
 				   vtext(r->nprobe ? probe : NULL) };
-		rc = store_q(s,
-			     "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, sys_s,"
-			     " elapsed_s, majflt, minflt, results, probe_p99_ms, probe_played, probe)"
-			     " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)",
-			     13, p, NULL) == 0
-			 ? 0
-			 : store_fail(s, "cannot add measurement");
+		long id = store_insert_id(s,
+					  "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, sys_s,"
+					  " elapsed_s, majflt, minflt, results, probe_p99_ms, probe_played, probe)"
+					  " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
+					  13, p, "cannot add measurement");
+		rc = id < 0 ? -1 : 0;
+		if (id >= 0 && r->nseries > 0) {
+			char *sj = series_json(r->series, r->nseries);
+			struct val q[] = { vint(id), vtext(sj) };
+			if (!sj)
+				rc = error("out of memory");
+			else if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, q, NULL) < 0)
+				rc = store_fail(s, "cannot add the measurement's series");
+			free(sj);
+		}
 	}
 	json_object_put(rj);
 	json_object_put(pj);
@@ -328,6 +365,86 @@ int store_runs_each(struct store *s, store_run_cb cb, void *arg)
 		return store_fail(s, "cannot read runs");
 	for (i = 0; rc == 0 && i < r.n; i++)
 		rc = cb(arg, (long)clong(&r, i, 0), ctext(&r, i, 1), ctext(&r, i, 2), ctext(&r, i, 3), ctext(&r, i, 4));
+	store_rows_free(&r);
+	return rc;
+}
+
+int store_runs_info(struct store *s, long run, store_run_info_cb cb, void *arg)
+{
+	struct val p[] = { vint(run) };
+	struct rows r;
+	int rc = 0, i;
+
+	if (store_q(s,
+		    "SELECT r.id, r.uuid, r.status, r.started, r.finished, r.machine, r.config, r.result,"
+		    " (SELECT COUNT(*) FROM trials t WHERE t.run_id = r.id),"
+		    " (SELECT COUNT(*) FROM trials t WHERE t.run_id = r.id AND t.failed <> 0)"
+		    " FROM runs r WHERE $1 = 0 OR r.id = $1 ORDER BY r.id DESC",
+		    1, p, &r) < 0)
+		return store_fail(s, "cannot read runs");
+	for (i = 0; rc == 0 && i < r.n; i++) {
+		struct store_run x = { .id = (long)clong(&r, i, 0),
+				       .uuid = ctext(&r, i, 1),
+				       .status = ctext(&r, i, 2),
+				       .started = ctext(&r, i, 3),
+				       .finished = ctext(&r, i, 4),
+				       .machine = ctext(&r, i, 5),
+				       .config = ctext(&r, i, 6),
+				       .result = ctext(&r, i, 7),
+				       .trials = (long)clong(&r, i, 8),
+				       .failed = (long)clong(&r, i, 9) };
+		rc = cb(arg, &x);
+	}
+	store_rows_free(&r);
+	return rc;
+}
+
+long store_run_by_uuid(struct store *s, const char *uuid)
+{
+	struct val p[] = { vtext(uuid) };
+	struct rows r;
+	long id;
+
+	if (store_q(s, "SELECT id FROM runs WHERE uuid = $1", 1, p, &r) < 0)
+		return store_fail(s, "cannot read runs");
+	id = r.n ? (long)clong(&r, 0, 0) : 0;
+	store_rows_free(&r);
+	return id;
+}
+
+int store_measurements_each(struct store *s, long run, store_meas_cb cb, void *arg)
+{
+	struct val p[] = { vint(run) };
+	struct rows r;
+	int rc = 0, i;
+
+	if (store_q(s,
+		    "SELECT m.id, t.id, t.seq, t.kind, t.settings, m.workload, m.outcome, x.samples, t.failed,"
+		    " m.metric, m.user_s, m.sys_s, m.elapsed_s, m.probe_p99_ms, m.probe_played, m.majflt, m.minflt"
+		    " FROM measurements m JOIN trials t ON t.id = m.trial_id"
+		    " LEFT JOIN series x ON x.measurement_id = m.id WHERE t.run_id = $1 ORDER BY t.seq, m.id",
+		    1, p, &r) < 0)
+		return store_fail(s, "cannot read measurements");
+	for (i = 0; rc == 0 && i < r.n; i++) {
+		struct store_meas m = { .id = (long)clong(&r, i, 0),
+					.trial_id = (long)clong(&r, i, 1),
+					.seq = (int)clong(&r, i, 2),
+					.kind = ctext(&r, i, 3),
+					.settings = ctext(&r, i, 4),
+					.workload = ctext(&r, i, 5),
+					.outcome = ctext(&r, i, 6),
+					.series = ctext(&r, i, 7),
+					.failed = clong(&r, i, 8) != 0,
+					.metric = cdouble(&r, i, 9),
+					.user = cdouble(&r, i, 10),
+					.sys = cdouble(&r, i, 11),
+					.elapsed = cdouble(&r, i, 12),
+					.p99_ms = cdouble(&r, i, 13),
+					.played = cdouble(&r, i, 14),
+					.majflt = (long)clong(&r, i, 15),
+					.minflt = (long)clong(&r, i, 16) };
+		rc = cb(arg, &m);
+	}
 	store_rows_free(&r);
 	return rc;
 }

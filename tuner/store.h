@@ -43,6 +43,30 @@ int store_runs_each(struct store *s, store_run_cb cb, void *arg);
 typedef int (*store_score_cb)(void *arg, long trial_id, const char *kind, const char *settings_json, double score,
 			      bool failed);
 int store_scores_each(struct store *s, long run, store_score_cb cb, void *arg);
+/* A run as `vmtune runs` and `report` show it. The texts are the store's (hostile
+ * until checked); finished and result are NULL while it has none. */
+struct store_run {
+	long id;
+	const char *uuid, *status, *started, *finished, *machine, *config, *result;
+	long trials, failed; /* trial rows, and those that failed */
+};
+typedef int (*store_run_info_cb)(void *arg, const struct store_run *r);
+/* The runs newest first, or (run > 0) that run only. */
+int store_runs_info(struct store *s, long run, store_run_info_cb cb, void *arg);
+/* The id of the run with that uuid, 0 if none, -1 on error. */
+long store_run_by_uuid(struct store *s, const char *uuid);
+/* Every measurement of a run in order, with its trial and the series the sampler
+ * took while it ran (JSON text, NULL if none was kept). */
+struct store_meas {
+	long id, trial_id;
+	int seq;
+	const char *kind, *settings, *workload, *outcome, *series;
+	bool failed; /* the trial's */
+	double metric, user, sys, elapsed, p99_ms, played;
+	long majflt, minflt;
+};
+typedef int (*store_meas_cb)(void *arg, const struct store_meas *m);
+int store_measurements_each(struct store *s, long run, store_meas_cb cb, void *arg);
 /* Mean wall time of the stored successful runs of a workload (0 when none). */
 double store_mean_run_seconds(struct store *s, const char *spec, long *n);
 
