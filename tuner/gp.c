@@ -1,7 +1,10 @@
 /* gp.c - Gaussian-process regression for the search: ARD squared-exponential
  * kernel over continuous coded knobs, an exponential Hamming kernel over enum
  * knobs, hyperparameters by maximum marginal likelihood (Nelder-Mead simplex on
- * the logs, clamped to sane boxes), Cholesky solves for the posterior. */
+ * the logs, clamped to sane boxes), Cholesky solves for the posterior. A point
+ * that is the mean of several measurements carries the noise of that mean (the
+ * fitted noise is per measurement, divided by the count), and the spread of those
+ * repeats about their mean goes into the likelihood of the noise. */
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -80,8 +83,8 @@ static double factorise(struct gp *gp)
 	for (i = 0; i < gp->n; i++) {
 		for (j = 0; j <= i; j++) {
 			double k = kern(gp, gp->x + i * gp->d, gp->x + j * gp->d);
-			if (i == j)
-				k += exp(gp->log_sn2) + 1e-9;
+			if (i == j) /* a point averaged over c measurements has 1/c of the noise */
+				k += exp(gp->log_sn2) / (gp->count ? gp->count[i] : 1) + 1e-9;
 			gsl_matrix_set(K, (size_t)i, (size_t)j, k);
 			gsl_matrix_set(K, (size_t)j, (size_t)i, k);
 		}
@@ -92,6 +95,10 @@ static double factorise(struct gp *gp)
 		return HUGE_VAL;
 	for (i = 0; i < gp->n; i++)
 		nll += 0.5 * gp->y[i] * gp->alpha[i] + log(gsl_matrix_get(K, (size_t)i, (size_t)i));
+	/* the repeats about their means: their density given the noise, the part of
+	 * the raw measurements' likelihood that the means leave out */
+	if (gp->rep_dof > 0)
+		nll += 0.5 * (gp->rep_dof * (gp->log_sn2 + log(2 * M_PI)) + gp->rep_ss / exp(gp->log_sn2));
 	return nll + 0.5 * gp->n * log(2 * M_PI);
 }
 
@@ -162,6 +169,12 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
 int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n,
 		const struct gp *hyper)
 {
+	return gp_fit_counts(gp, d, categorical, x, y, NULL, n, hyper);
+}
+
+int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
+		  const struct gp_rep *rep, int n, const struct gp *hyper)
+{
 	static const double starts_l[] = { 0.0, -1.0, 1.0 };
 	gsl_vector *cand, *best;
 	double best_val = HUGE_VAL, start[64];
@@ -189,6 +202,19 @@ int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, 
 	gp->ysd = n > 1 ? gsl_stats_sd_m(y, 1, (size_t)n, gp->ymean) : 1;
 	if (!(gp->ysd > 1e-12))
 		gp->ysd = 1;
+	if (rep) {
+		if (!(gp->count = malloc(sizeof(double) * (size_t)n))) {
+			gp_free(gp);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			gp->count[i] = rep[i].count >= 1 ? rep[i].count : 1;
+			if (rep[i].dof > 0 && isfinite(rep[i].ss) && rep[i].ss >= 0) {
+				gp->rep_dof += rep[i].dof;
+				gp->rep_ss += rep[i].ss / (gp->ysd * gp->ysd);
+			}
+		}
+	}
 	for (i = 0; i < n; i++)
 		gp->y[i] = (y[i] - gp->ymean) / gp->ysd;
 
@@ -266,6 +292,7 @@ void gp_free(struct gp *gp)
 	free(gp->y);
 	free(gp->alpha);
 	free(gp->log_l);
+	free(gp->count);
 	if (gp->chol)
 		gsl_matrix_free(gp->chol);
 	memset(gp, 0, sizeof(*gp));

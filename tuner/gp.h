@@ -12,7 +12,9 @@ struct gp {
 	double *x;		 /* n x d */
 	double *y;		 /* n, standardised */
 	double ymean, ysd;
-	double *log_l; /* d length scales (log) */
+	double *count;		/* n measurements behind each point, or NULL (one each) */
+	double rep_dof, rep_ss; /* the repeats' degrees of freedom and (standardised) squares */
+	double *log_l;		/* d length scales (log) */
 	double log_sf2, log_sn2;
 	double *alpha; /* K^-1 y */
 	void *chol;    /* gsl_matrix *, the Cholesky factor of K */
@@ -26,6 +28,17 @@ int gp_fit(struct gp *gp, int d, const bool *categorical, const double *x, const
  * (hyper; NULL fits them): one factorisation instead of an optimisation. */
 int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, const double *y, int n,
 		const struct gp *hyper);
+/* The same where y[i] is the mean of rep[i].count measurements (rep NULL: one
+ * each): its noise is the fitted per-measurement noise over the count. rep[i].ss
+ * is the sum of squared deviations of rep[i].dof + 1 repeats about their mean (dof
+ * 0: none known), which the likelihood of the noise takes in as well, so repeats
+ * teach the model its noise directly. */
+struct gp_rep {
+	int count, dof;
+	double ss;
+};
+int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
+		  const struct gp_rep *rep, int n, const struct gp *hyper);
 /* Posterior mean and standard deviation at x, in the units of y. */
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd);
 /* Expected improvement over best (minimisation). */

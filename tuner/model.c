@@ -16,6 +16,7 @@ int model_fit(struct model *M, const struct pool *p, const struct space *sp, con
 {
 	int D = pool_dims(sp), n = p->npts + nextra, i, rc;
 	double *x, *y;
+	struct gp_rep *rep;
 
 	memset(M, 0, sizeof(*M));
 	M->sp = sp;
@@ -27,9 +28,11 @@ int model_fit(struct model *M, const struct pool *p, const struct space *sp, con
 	x = malloc(sizeof(double) * (size_t)(n * D));
 	y = malloc(sizeof(double) * (size_t)n);
 	M->pt = malloc(sizeof(int) * (size_t)n);
-	if (!x || !y || !M->pt) {
+	rep = calloc((size_t)n, sizeof(*rep));
+	if (!x || !y || !M->pt || !rep) {
 		free(x);
 		free(y);
+		free(rep);
 		free(M->pt);
 		M->pt = NULL;
 		return error("out of memory");
@@ -37,16 +40,22 @@ int model_fit(struct model *M, const struct pool *p, const struct space *sp, con
 	for (i = 0; i < p->npts; i++) {
 		pool_encode(sp, p->pts[i].vals, p->machines[p->runs[p->pts[i].run].machine].feat, x + i * D);
 		y[i] = p->pts[i].y;
+		/* y is the mean of n trials of these settings; k of them say how they spread */
+		rep[i].count = p->pts[i].n;
+		rep[i].dof = p->pts[i].k - 1;
+		rep[i].ss = p->pts[i].ss;
 		M->pt[i] = i;
 	}
 	for (i = 0; i < nextra; i++) {
 		memcpy(x + (p->npts + i) * D, extra_x + i * D, sizeof(double) * (size_t)D);
 		y[p->npts + i] = extra_y[i];
+		rep[p->npts + i].count = 1;
 		M->pt[p->npts + i] = -1;
 	}
-	rc = gp_fit(&M->gp, D, M->cat, x, y, n);
+	rc = gp_fit_counts(&M->gp, D, M->cat, x, y, rep, n, NULL);
 	free(x);
 	free(y);
+	free(rep);
 	if (rc < 0) {
 		free(M->pt);
 		M->pt = NULL;

@@ -258,6 +258,21 @@ static int trial_backend(const char *sj)
 	return b;
 }
 
+/* A repeat's part in its point's spread: the noise the model learns from repeats.
+ * The yardstick's trials are 0 by definition and a failure's score is a penalty;
+ * neither says anything about the noise. */
+static void spread(struct pool_point *pt, double y, bool skip)
+{
+	double d;
+
+	if (skip)
+		return;
+	pt->k++;
+	d = y - pt->kmean;
+	pt->kmean += d / pt->k;
+	pt->ss += d * (y - pt->kmean);
+}
+
 /* One trial into the pool: averaged with an earlier point of the same settings
  * in the same run. */
 static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, double score, bool failed)
@@ -269,16 +284,16 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 	bool filled = false, present[SPACE_MAX];
 	char why[160];
 	double y;
+	bool base;
 	int i;
 
 	(void)trial_id;
-	if (trial_kind_is_baseline(trial_kind_parse(kind)))
+	if ((base = trial_kind_is_baseline(trial_kind_parse(kind))))
 		y = 0; /* the run's original settings: its yardstick */
 	else if (isfinite(score) && score > 0)
 		y = log(score); /* failed trials carry the search's penalty */
 	else
 		return 0;
-	(void)failed;
 	if (w->varied) {
 		/* each backend's trials stand for the machine with that swap */
 		struct machine mb;
@@ -318,6 +333,7 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 		if (p->pts[i].run == w->run && memcmp(p->pts[i].vals, vals, sizeof(long) * (size_t)w->sp->d) == 0) {
 			p->pts[i].y += (y - p->pts[i].y) / (p->pts[i].n + 1);
 			p->pts[i].n++;
+			spread(&p->pts[i], y, base || failed);
 			r->ntrials++;
 			p->ntrials++;
 			return 0;
@@ -336,6 +352,7 @@ static int score_cb(void *arg, long trial_id, const char *kind, const char *sj, 
 	p->pts[p->npts].y = y;
 	p->pts[p->npts].n = 1;
 	p->pts[p->npts].filled = filled;
+	spread(&p->pts[p->npts], y, base || failed);
 	p->npts++;
 	r->ntrials++;
 	p->ntrials++;

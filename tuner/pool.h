@@ -39,8 +39,12 @@ struct pool_run {
 struct pool_point {
 	int run;
 	long vals[SPACE_MAX];
-	double y;    /* mean log cost relative to the run's own original settings */
-	int n;	     /* measurements averaged into y */
+	double y; /* mean log cost relative to the run's own original settings */
+	int n;	  /* measurements averaged into y */
+	/* the spread of the repeats (not the yardstick's own zeros, not failures):
+	 * k of them, their mean and sum of squared deviations (Welford) */
+	int k;
+	double kmean, ss;
 	bool filled; /* some knob was not searched in its run: a filled-in value */
 };
 

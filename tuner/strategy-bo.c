@@ -111,16 +111,24 @@ int fit_model(struct search *S, struct gp *gp)
 	int D = model_dims(S), cap = S->pool.npts + 1 + S->nobs, i, n = 0, rc;
 	struct gp hyper = { .log_l = S->hyper_l, .log_sf2 = S->hyper_sf2, .log_sn2 = S->hyper_sn2 };
 	double *x = malloc(sizeof(double) * (size_t)(cap * D)), *y = malloc(sizeof(double) * (size_t)cap);
+	struct gp_rep *rep = calloc((size_t)cap, sizeof(*rep));
 	bool refit;
 
-	if (!x || !y) {
+	if (!x || !y || !rep) {
 		free(x);
 		free(y);
+		free(rep);
 		return -1;
 	}
+	for (i = 0; i < cap; i++)
+		rep[i].count = 1;
 	for (i = 0; S->warm && i < S->pool.npts; i++) {
 		const struct pool_point *pt = &S->pool.pts[i];
 		pool_encode(&S->sp, pt->vals, S->pool.machines[S->pool.runs[pt->run].machine].feat, x + n * D);
+		/* a pooled point is the mean of its run's trials of those settings */
+		rep[n].count = pt->n;
+		rep[n].dof = pt->k - 1;
+		rep[n].ss = pt->ss;
 		y[n++] = pt->y;
 	}
 	model_x(S, S->points[0].vals, x + n * D);
@@ -133,7 +141,8 @@ int fit_model(struct search *S, struct gp *gp)
 		y[n++] = log(ob->score);
 	}
 	refit = !S->have_hyper || !S->warm || S->trials_done - S->hyper_at >= 8;
-	rc = n >= 2 ? gp_fit_with(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, n, refit ? NULL : &hyper) : -1;
+	rc = n >= 2 ? gp_fit_counts(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, rep, n, refit ? NULL : &hyper)
+		    : -1;
 	if (rc == 0 && refit && S->warm) {
 		memcpy(S->hyper_l, gp->log_l, sizeof(double) * (size_t)D);
 		S->hyper_sf2 = gp->log_sf2;
@@ -143,6 +152,7 @@ int fit_model(struct search *S, struct gp *gp)
 	}
 	free(x);
 	free(y);
+	free(rep);
 	return rc;
 }
 

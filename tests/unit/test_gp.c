@@ -1,5 +1,7 @@
 /* test_gp.c - the Gaussian process learns a known function (numeric and enum
  * inputs), and the search space codes values to [-1, 1] and back. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -93,6 +95,68 @@ static void contributions_correlation_and_reuse(void **state)
 	gp_free(&gp);
 }
 
+/* A steep, bent 1-D cost like page-cluster's under sequential swap-in (log ratio
+ * to the original at x = 0): one measurement at most settings, the original
+ * measured 30 times (exactly 0: it is the yardstick) and the best setting 15
+ * times, averaged into one point each as the pool does. The averaged points must
+ * weigh as the means they are: the fit passes through the original's and its
+ * interval at the best holds the truth about 95% of the time. */
+static double bent(double x)
+{
+	return 0.9 * exp(-2.2 * (x + 1)) - 0.18 * (x + 1) + 0.19;
+}
+
+static void averaged_points_weigh_as_means(void **state)
+{
+	const bool categorical[1] = { false };
+	const double noise = 0.10;
+	double x[7], y[7], m, sd, mw, sdw, truth = bent(1) - bent(0);
+	int seed, covered = 0, plain_covered = 0, i, j;
+	struct gp_rep rep[7];
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	for (seed = 1; seed <= 200; seed++) {
+		struct gp gp, plain;
+		gsl_rng_set(r, (unsigned long)seed);
+		for (i = 0; i < 7; i++) {
+			x[i] = -1 + i / 3.0;
+			rep[i].count = i == 3 ? 30 : i == 6 ? 15 : 1;
+			rep[i].dof = 0;
+			rep[i].ss = 0;
+			y[i] = 0;
+			if (i == 3) /* the yardstick: 0 by definition, no spread */
+				continue;
+			/* the repeats, averaged by Welford as the pool does */
+			for (j = 0; j < rep[i].count; j++) {
+				double v = bent(x[i]) - bent(0) + gsl_ran_gaussian(r, noise), d = v - y[i];
+				y[i] += d / (j + 1);
+				rep[i].ss += d * (v - y[i]);
+			}
+			rep[i].dof = rep[i].count - 1;
+		}
+		assert_int_equal(gp_fit_counts(&gp, 1, categorical, x, y, rep, 7, NULL), 0);
+		assert_int_equal(gp_fit(&plain, 1, categorical, x, y, 7), 0);
+		gp_predict(&gp, &x[3], &m, &sd);
+		assert_true(fabs(m) < 0.02); /* the yardstick stays where 30 measurements put it */
+		gp_predict(&gp, &x[6], &mw, &sdw);
+		if (fabs(mw - truth) <= 1.96 * sdw)
+			covered++;
+		gp_predict(&plain, &x[6], &m, &sd);
+		if (fabs(m - truth) <= 1.96 * sd)
+			plain_covered++;
+		gp_free(&plain);
+		gp_free(&gp);
+	}
+	print_message("# averaged points: the 95%% interval at the best held the truth %d/200, "
+		      "a fit that ignores the counts %d/200\n",
+		      covered, plain_covered);
+	/* 95% of 200 is 190; fewer than 181 has probability under 1% for a true 95% */
+	assert_true(covered >= 181);
+	assert_true(plain_covered < covered);
+	gsl_rng_free(r);
+}
+
 static void space_codes_and_rounds(void **state)
 {
 	struct space sp;
@@ -143,6 +207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(learns_a_known_function),
 		cmocka_unit_test(contributions_correlation_and_reuse),
+		cmocka_unit_test(averaged_points_weigh_as_means),
 		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
 	};
 

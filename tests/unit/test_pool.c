@@ -187,7 +187,14 @@ static void the_pool_takes_the_runs_that_match(void **state)
 			/* the mean of log bowl(2) and log(1.02 bowl(2)) */
 			assert_true(fabs(pt->y - (log(bowl(2)) + log(bowl(2) * 1.02)) / 2) < 1e-12);
 			assert_int_equal(pt->n, 2);
+			/* their spread: two repeats, squares about the mean (log 1.02)^2 / 2 */
+			assert_int_equal(pt->k, 2);
+			assert_true(fabs(pt->ss - log(1.02) * log(1.02) / 2) < 1e-12);
 			seen2++;
+		} else if (pt->vals[0] == 3) {
+			/* the original: its yardstick trial adds no spread, a candidate there one repeat */
+			assert_int_equal(pt->k, pt->n - 1);
+			assert_true(pt->ss == 0);
 		}
 	}
 	assert_int_equal(seen2, 1);
