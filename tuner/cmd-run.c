@@ -607,9 +607,30 @@ int cmd_run(int argc, char **argv)
 				wl[i].nok++;
 			else if (r->outcome != RUN_INTERRUPTED)
 				failed++;
-			info("%s run %d/%ld: %s, %.2f s elapsed, %ld major faults", wl[i].name, k + 1,
-			     precision > 0 ? cap : wl[i].want, run_describe(r, desc, sizeof(desc)), r->elapsed,
-			     r->majflt);
+			{
+				/* the progress line: this run, the fastest so far, and the time the rest should take */
+				double best = HUGE_VAL, sum = 0, left;
+				long total = precision > 0 ? cap : wl[i].want;
+				char eta[32], bs[32] = "none";
+				for (int j = 0; j <= k; j++) {
+					sum += wl[i].res[j].elapsed + wl[i].settle_s[j];
+					if (wl[i].res[j].outcome == RUN_OK && wl[i].res[j].elapsed < best)
+						best = wl[i].res[j].elapsed;
+				}
+				left = sum / (k + 1) * (double)(total - k - 1);
+				if (left < 90)
+					snprintf(eta, sizeof(eta), "%.0fs", left);
+				else /* whole seconds first, so that 119.7 s is 2m00s and not 1m60s */
+					snprintf(eta, sizeof(eta), "%ldm%02lds", lround(left) / 60, lround(left) % 60);
+				if (isfinite(best))
+					snprintf(bs, sizeof(bs), "%.2f s", best);
+				progress(
+				    vt.verbose == 0,
+				    "vmtune: %s run %d/%ld: %s, %.2f s elapsed, %ld major fault%s; best %s, ETA %s%s",
+				    wl[i].name, k + 1, total, run_describe(r, desc, sizeof(desc)), r->elapsed,
+				    r->majflt, r->majflt == 1 ? "" : "s", bs, eta,
+				    i + 1 < nwl ? " (this workload)" : "");
+			}
 			if (probe)
 				info("  probe: %s", r->probe_line[0] ? r->probe_line : "no result");
 			if (precision > 0) {

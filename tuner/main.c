@@ -250,6 +250,7 @@ int main(int argc, char **argv)
 	if (c->fn != cmd_restore)
 		journal_warn_stale();
 	rc = c->fn(argc - 1, argv + 1);
+	progress_clear();
 	if (session_end() < 0 && rc == 0)
 		rc = EXIT_ENV;
 	fflush(stdout);

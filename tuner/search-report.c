@@ -18,12 +18,13 @@
 
 static const char *fmt_duration(double s, char *buf, size_t size)
 {
+	/* rounded to whole units first: 119.7 s is 2m00s, not 1m60s */
 	if (s < 90)
 		snprintf(buf, size, "%.0fs", s);
 	else if (s < 5400)
-		snprintf(buf, size, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
+		snprintf(buf, size, "%ldm%02lds", lround(s) / 60, lround(s) % 60);
 	else
-		snprintf(buf, size, "%.0fh%02.0fm", floor(s / 3600), fmod(s / 60, 60));
+		snprintf(buf, size, "%ldh%02ldm", lround(s / 60) / 60, lround(s / 60) % 60);
 	return buf;
 }
 
@@ -132,7 +133,7 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 		left = fmax(0, S->o->time_budget - (vt_now() - S->t0)) +
 		       per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists));
 	best = b >= 0 ? &S->points[b] : NULL;
-	if (isatty(STDERR_FILENO)) {
+	if (progress_inplace() && !S->o->echo) {
 		filled = S->o->trials ? 20 * S->trials_done / S->o->trials : 0;
 		bar[0] = '[';
 		for (i = 0; i < 20; i++)
@@ -141,7 +142,7 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 		bar[22] = ' ';
 		bar[23] = '\0';
 	}
-	fprintf(stderr, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s\n", bar, S->trials_done,
+	progress(!S->o->echo, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s", bar, S->trials_done,
 		S->o->time_budget > 0 ? "" : "/",
 		S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what,
 		space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)), S->o->wl[0].metric,
@@ -233,6 +234,7 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 	char a[64], b[64];
 	int i;
 
+	progress_clear();
 	sensitivity(S, rec, sens);
 	printf("\n%-30s %-12s %-12s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "SENSITIVITY");
 	for (i = 0; i < S->sp.d; i++) {
@@ -324,6 +326,7 @@ void search_report_interrupted(const struct search *S)
 	int b = best_point(S);
 	char d[512];
 
+	progress_clear();
 	printf("\ninterrupted after %d of %d trials; settings are being restored\n", S->trials_done, S->o->trials);
 	if (b >= 0)
 		printf("best so far (not confirmed): %s, score %.3f of the original\n",
@@ -344,6 +347,7 @@ void search_say(const struct search *S, const char *fmt, ...)
 		vprintf(fmt, ap);
 		putchar('\n');
 	} else {
+		progress_clear();
 		fputs("vmtune: ", stderr);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
@@ -355,6 +359,7 @@ void search_print(const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_clear();
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

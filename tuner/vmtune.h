@@ -61,6 +61,12 @@ void log_to(FILE *f);                      /* messages go to f (NULL: stderr); t
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A progress line (run, search): redrawn in place when inplace and stderr is a
+ * terminal without NO_COLOR or TERM=dumb; a plain line otherwise. Other messages
+ * take it away first (progress_clear). */
+void progress(bool inplace, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool progress_inplace(void);
+void progress_clear(void);
 void verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* --root ("" for the live system) and --state-dir. */
