@@ -39,6 +39,21 @@ tree_sum() { (cd "$1" && find . \( -path ./var -o -path ./run \) -prune -o -prin
 # tree does not turn "never" back into "always madvise [never]" as the kernel does).
 knob_values() { "$VMTUNE" --root "$1" knobs --json | jq -c 'map({(.name): .value}) | add'; }
 
+# render HTML: Chromium (headless) renders a report: its DOM into $T/dom.html, a
+# screenshot into $T/shot.png, the network log into $T/net.json
+render() {
+	local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-sync
+		--disable-background-networking --disable-component-update --disable-default-apps --disable-extensions
+		--user-data-dir="$T/chromium")
+	rm -f "$T/dom.html" "$T/shot.png" "$T/net.json"
+	timeout 120 chromium "${flags[@]}" --log-net-log="$T/net.json" --dump-dom "file://$1" >"$T/dom.html" 2>/dev/null
+	timeout 120 chromium "${flags[@]}" --window-size=1100,6000 --screenshot="$T/shot.png" "file://$1" \
+		>/dev/null 2>&1
+	[ -s "$T/dom.html" ] && [ -s "$T/shot.png" ]
+}
+report_points() { python3 "$TOP/tests/report-check.py" points "$T/dom.html" "$@" >"$T/check" 2>&1 || { sed "s/^/# /" "$T/check"; false; }; }
+report_offline() { python3 "$TOP/tests/report-check.py" requests "$T/net.json" >"$T/check" 2>&1 || { sed "s/^/# /" "$T/check"; false; }; }
+
 done_testing() { echo "1..$T_N"; [ "$T_FAILED" = 0 ]; }
 
 T=$(mktemp -d /tmp/vmtune-test-XXXXXX)

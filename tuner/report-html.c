@@ -4,6 +4,7 @@
  * block of numbers; its titles are fixed words and knob names from the catalogue.
  * What came from the store (workload specs, host names) reaches the page only
  * HTML-escaped. A chart that has nothing to draw says what is missing instead. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -96,7 +97,7 @@ static int draw(struct html *h, const char *script, int height)
 		return error("%s: %s", sp, strerror(errno));
 	fprintf(f,
 		"set terminal svg size 760,%d dynamic noenhanced font 'sans,11' name 'c%d'\nset output '%s'\n"
-		"set encoding utf8\nset grid\nset key outside right top vertical\n%s",
+		"set encoding utf8\nset grid\nset key outside bottom center horizontal\n%s",
 		height, n, svgp, script);
 	fclose(f);
 	pid = fork();
@@ -143,7 +144,8 @@ static int draw(struct html *h, const char *script, int height)
 		for (; p && *p; p++) {
 			size_t k;
 			for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
-				if (strncmp(p, ids[k], strlen(ids[k])) == 0 && (p[-1] == '#' || p[-1] == '\'' || p[-1] == '"'))
+				if (strncmp(p, ids[k], strlen(ids[k])) == 0 &&
+				    (p[-1] == '#' || p[-1] == '\'' || p[-1] == '"'))
 					break;
 			if (k < sizeof(ids) / sizeof(ids[0]))
 				fprintf(h->f, "c%d_", n);
@@ -257,10 +259,11 @@ static int chart_trials(struct html *h)
 	const struct search *S = &h->v->S;
 	struct buf b = { 0 };
 	double bc[MAX_OBS], best = HUGE_VAL, top = 1, lo = HUGE_VAL, hi = -HUGE_VAL;
-	int bat[MAX_OBS], nb = baseline_costs(h->v, bc, bat), nt = 0, nf = 0, i;
+	int bat[MAX_OBS], nb = baseline_costs(h->v, bc, bat), nt = 0, nf = 0, last = 0, i;
 
 	for (i = 0; i < S->nobs; i++)
 		if (searched(&S->obs[i])) {
+			last = i + 1;
 			if (S->obs[i].failed)
 				nf++;
 			else {
@@ -275,6 +278,7 @@ static int chart_trials(struct html *h)
 	for (i = 0; i < nb; i++) {
 		lo = fmin(lo, bc[i]);
 		hi = fmax(hi, bc[i]);
+		last = bat[i] > last ? bat[i] : last;
 	}
 	figure_open(h, "chart-trials", "The cost of every trial, in order");
 	bp(&b, "$t << EOD\n");
@@ -294,19 +298,22 @@ static int chart_trials(struct html *h)
 	bp(&b, "EOD\n$base << EOD\n");
 	for (i = 0; i < nb; i++)
 		bp(&b, "%d %.6g\n", bat[i], bc[i]);
-	bp(&b, "EOD\n$band << EOD\n%d %.6g %.6g\n%d %.6g %.6g\nEOD\n", 0, lo, hi, S->nobs + 1, lo, hi);
-	bp(&b, "set xlabel 'measurement (in the order they were made)'\n"
-	       "set ylabel 'cost relative to the original settings (1 = the same; lower is better)'\n"
-	       "set xrange [0:%d]\nset yrange [*:*]\nplot ",
-	   S->nobs + 1);
+	/* the search's measurements only: the confirmation has a chart of its own */
+	bp(&b, "EOD\n$band << EOD\n%d %.6g %.6g\n%d %.6g %.6g\nEOD\n", 0, lo, hi, last + 1, lo, hi);
+	bp(&b,
+	   "set xlabel 'measurement (in the order they were made)'\n"
+	   "set ylabel 'cost relative to the original (lower is better)'\n"
+	   "set xrange [0:%d]\nset yrange [*:*]\nplot ",
+	   last + 1);
 	if (nb >= 2)
 		bp(&b, "$band using 1:2:3 with filledcurves fc rgb '#dddddd' fs solid 0.6 "
 		       "title 'spread of the original settings (baseline runs)', ");
 	if (nb)
 		bp(&b, "$base using 1:2 with points pt 1 ps 0.8 lc rgb '#777777' title 'baseline run (%d)', ", nb);
 	if (nt)
-		bp(&b, "$t using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'trial (%d)', "
-		       "$best using 1:2 with steps lw 2 lc rgb '#2ca02c' title 'best so far', ",
+		bp(&b,
+		   "$t using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'trial (%d)', "
+		   "$best using 1:2 with steps lw 2 lc rgb '#2ca02c' title 'best so far', ",
 		   nt);
 	if (nf)
 		bp(&b, "$f using 1:2 with points pt 2 ps 1 lc rgb '#d62728' title 'failed (%d)', ", nf);
@@ -314,8 +321,9 @@ static int chart_trials(struct html *h)
 	b.s[b.len - 1] = '\0';
 	if (draw_buf(h, &b) < 0)
 		return -1;
-	out(h, "<p>Each point is one measurement of candidate settings, scored against the original settings' "
-	       "baseline runs around it. %d trial(s), %d failed (drawn at the top), %d baseline run(s).</p>\n</figure>\n",
+	out(h,
+	    "<p>Each point is one measurement of candidate settings, scored against the original settings' "
+	    "baseline runs around it. %d trial(s), %d failed (drawn at the top), %d baseline run(s).</p>\n</figure>\n",
 	    nt, nf, nb);
 	return 0;
 }
@@ -349,23 +357,26 @@ static int chart_knobs(struct html *h)
 		if (model) {
 			model_x(S, v->rec, x);
 			for (k = 0; k < steps; k++) {
-				double mean, sd, c = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1);
-				long kv;
+				double mean, sd,
+				    c = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1);
+				double kx; /* the model between the values the knob takes too: a curve, not steps */
 				x[d] = c;
 				gp_predict(&gp, x, &mean, &sd);
-				kv = dm->categorical ? k : space_decode(dm, c);
-				if (!dm->categorical && dm->log)
-					kv = (long)llround(exp2(log2((double)dm->lo) +
-								(c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo))));
-				else if (!dm->categorical)
-					kv = (long)llround((double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo));
-				bp(&b, "%ld %.6g %.6g %.6g\n", kv, exp(mean), exp(mean - 1.96 * sd), exp(mean + 1.96 * sd));
+				if (dm->categorical)
+					kx = k;
+				else if (dm->log)
+					kx = exp2(log2((double)dm->lo) +
+						  (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
+				else
+					kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
+				bp(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(mean), exp(mean - 1.96 * sd),
+				   exp(mean + 1.96 * sd));
 			}
 		}
 		bp(&b, "EOD\n");
 		bp(&b, "set xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n", dm->def->name,
-		   knob_format_value(dm->def, dm->lo, lo, sizeof(lo)), knob_format_value(dm->def, dm->hi, hi, sizeof(hi)),
-		   dm->log ? ", log scale" : "");
+		   knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+		   knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
 		if (dm->log)
 			bp(&b, "set logscale x 2\n");
 		if (dm->categorical) {
@@ -379,15 +390,16 @@ static int chart_knobs(struct html *h)
 		}
 		bp(&b, "plot ");
 		if (model)
-			bp(&b,
-			   dm->categorical
-			       ? "$p using 1:2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#ff7f0e' title 'model: mean and 95%% band', "
-			       : "$p using 1:3:4 with filledcurves fc rgb '#ffdd99' fs solid 0.5 title 'model: 95%% band', "
-				 "$p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean', ");
+			bp(&b, dm->categorical ? "$p using 1:2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#ff7f0e' title "
+						 "'model: mean and 95%% band', "
+					       : "$p using 1:3:4 with filledcurves fc rgb '#ffdd99' fs solid 0.5 title "
+						 "'model: 95%% band', "
+						 "$p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean', ");
 		bp(&b, "$m using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'measured (%d)'\n", n);
 		if (!n && !model) {
 			free(b.s);
-			out(h, "<p class=\"missing\">No successful trial to draw and no model (too few points).</p>\n</figure>\n");
+			out(h, "<p class=\"missing\">No successful trial to draw and no model (too few "
+			       "points).</p>\n</figure>\n");
 			continue;
 		}
 		if (draw_buf(h, &b) < 0) {
@@ -395,8 +407,9 @@ static int chart_knobs(struct html *h)
 				gp_free(&gp);
 			return -1;
 		}
-		out(h, "<p>The model's prediction across the knob's range with the other knobs at the recommended "
-		       "settings (recommended: %s; original: ",
+		out(h,
+		    "<p>The model's prediction across the knob's range with the other knobs at the recommended "
+		    "settings (recommended: %s; original: ",
 		    knob_format_value(dm->def, v->rec[d], val, sizeof(val)));
 		out(h, "%s). The measured points had the other knobs where the search put them.%s</p>\n</figure>\n",
 		    knob_format_value(dm->def, dm->original, val, sizeof(val)),
@@ -440,17 +453,19 @@ static int chart_confirm(struct html *h)
 
 	for (i = 0; i < v->S.nobs && !confirmed; i++)
 		confirmed = v->S.obs[i].kind == TK_CONFIRM_BASELINE;
-	if (v->rec_point <= 0) {
+	if (v->rec_point <= 0 || !v->has_result) {
 		missing(h, "chart-confirm", "Original against recommended",
-			!v->has_result ? "The run did not finish: nothing was confirmed."
-				       : "The recommended settings are the original ones: nothing beat them, so there is "
-					 "nothing to set against them.");
+			!v->has_result
+			    ? "The run did not finish: nothing was confirmed."
+			    : "The recommended settings are the original ones: nothing beat them, so there is "
+			      "nothing to set against them.");
 		return 0;
 	}
 	na = side_values(v, 0, a, MAX_OBS);
 	nc = side_values(v, 1, c, MAX_OBS);
 	if (!na || !nc) {
-		missing(h, "chart-confirm", "Original against recommended", "No completed run of one of the two sides.");
+		missing(h, "chart-confirm", "Original against recommended",
+			"No completed run of one of the two sides.");
 		return 0;
 	}
 	figure_open(h, "chart-confirm",
@@ -464,8 +479,7 @@ static int chart_confirm(struct html *h)
 		bp(&b, "%.6g %.6g\n", 2 + 0.3 * ((i % 7) - 3) / 7.0, c[i]);
 	bp(&b, "EOD\n");
 	bp(&b, "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel '%s'\n",
-	   v->o.nwl > 1 ? "score (cost relative to the original)"
-			: gp_word(v->o.wl[0].metric, metric, sizeof(metric)));
+	   v->o.nwl > 1 ? "score (cost relative to the original)" : gp_word(v->o.wl[0].metric, metric, sizeof(metric)));
 	bp(&b,
 	   "plot $a using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
 	   "$c using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
@@ -473,8 +487,9 @@ static int chart_confirm(struct html *h)
 	if (draw_buf(h, &b) < 0)
 		return -1;
 	if (v->has_result && v->significant)
-		out(h, "<p>The change of the cost with the recommended settings: %+.1f%%, 95%% confidence interval "
-		       "%+.1f%% .. %+.1f%% (paired rounds; the interval holds over every look and finalist).</p>\n",
+		out(h,
+		    "<p>The change of the cost with the recommended settings: %+.1f%%, 95%% confidence interval "
+		    "%+.1f%% .. %+.1f%% (paired rounds; the interval holds over every look and finalist).</p>\n",
 		    v->change_pct, v->ci_lo, v->ci_hi);
 	else
 		out(h, "<p>No change was shown to be significant: the run kept the original settings%s.</p>\n",
@@ -527,8 +542,9 @@ static int chart_probe(struct html *h)
 		free(b.s);
 		out(h, "<p class=\"missing\">No trial has both sides measured.</p>\n</figure>\n");
 	} else {
-		bp(&b, "plot $p using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'setting tried (%d)', "
-		       "$d using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' title 'not dominated (%d)'\n",
+		bp(&b,
+		   "plot $p using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'setting tried (%d)', "
+		   "$d using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' title 'not dominated (%d)'\n",
 		   n, nd);
 		if (draw_buf(h, &b) < 0)
 			return -1;
@@ -552,9 +568,10 @@ static int chart_probe(struct html *h)
 		out(h, "<p class=\"missing\">The probe reported no lateness in these runs.</p>\n</figure>\n");
 		return 0;
 	}
-	bp(&b, "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel 'p99 lateness (ms)'\n"
-	       "plot $l using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
-	       "$r using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
+	bp(&b,
+	   "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel 'p99 lateness (ms)'\n"
+	   "plot $l using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
+	   "$r using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
 	   np[0], np[1]);
 	if (draw_buf(h, &b) < 0)
 		return -1;
@@ -600,8 +617,9 @@ static int chart_series(struct html *h)
 			}
 		bp(&b, "EOD\n");
 	}
-	bp(&b, "set multiplot layout 2,1\nset xrange [0:%.3f]\n"
-	       "set ylabel 'pages/s; stall ms/s'\nset y2label 'free memory (MiB)'\nset y2tics\nset ytics nomirror\n",
+	bp(&b,
+	   "set multiplot layout 2,1\nset xrange [0:%.3f]\n"
+	   "set ylabel 'pages/s; stall ms/s'\nset y2label 'free memory (MiB)'\nset y2tics\nset ytics nomirror\n",
 	   tmax * 1.02);
 	for (side = 0; side < 2; side++) {
 		bp(&b, "set title '%s'\nset xlabel '%s'\n",
@@ -609,7 +627,12 @@ static int chart_series(struct html *h)
 			: (r[0] >= 0 ? "original settings" : "original settings: no series"),
 		   side ? "seconds since the run started" : "");
 		if (r[side] < 0) {
-			bp(&b, "set key off\nplot NaN notitle\nset key on\n");
+			bp(&b,
+			   "set key off\nset label 1 '%s' at graph 0.5, 0.5 center\nset yrange [0:1]\n"
+			   "unset y2tics\nunset y2label\nplot 2 notitle\nunset label 1\nset key on\n"
+			   "set yrange [*:*]\nset y2tics\nset y2label 'free memory (MiB)'\n",
+			   side && v->rec_point <= 0 ? "the original settings were kept: no other side"
+						     : "no series was stored for these runs");
 			continue;
 		}
 		bp(&b,
@@ -623,9 +646,10 @@ static int chart_series(struct html *h)
 	bp(&b, "unset multiplot\n");
 	if (draw_buf_h(h, &b, 640) < 0)
 		return -1;
-	out(h, "<p>The machine during the longest stored run of each side (one point per second of the run, "
-	       "thinned in runs over %d s): swap-in and swap-out pages per second, PSI memory stall (some) per "
-	       "second, and free memory.</p>\n</figure>\n",
+	out(h,
+	    "<p>The machine during the longest stored run of each side (one point per second of the run, "
+	    "thinned in runs over %d s): swap-in and swap-out pages per second, PSI memory stall (some) per "
+	    "second, and free memory.</p>\n</figure>\n",
 	    SAMPLER_SERIES_MAX);
 	return 0;
 }
@@ -645,9 +669,10 @@ static void header(struct html *h)
 
 	for (i = 0; i < S->nobs; i++)
 		failed += S->obs[i].failed;
-	out(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-	       "<title>vmtune run %ld</title>\n%s</head>\n<body>\n<h1>vmtune run %ld</h1>\n",
+	out(h,
+	    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+	    "<title>vmtune run %ld</title>\n%s</head>\n<body>\n<h1>vmtune run %ld</h1>\n",
 	    v->id, style, v->id);
 	out(h, "<table>\n<tr><th>status</th><td>");
 	esc(h->f, v->status);
@@ -684,8 +709,9 @@ static void header(struct html *h)
 	out(h, "</td></tr>\n<tr><th>budget</th><td>%d trials", v->o.trials);
 	if (v->o.time_budget > 0)
 		out(h, ", %.0f s", v->o.time_budget);
-	out(h, ", strategy %s</td></tr>\n<tr><th>trials</th><td>%d settings tried, %d measurements, %d failed"
-	       "</td></tr>\n",
+	out(h,
+	    ", strategy %s</td></tr>\n<tr><th>trials</th><td>%d settings tried, %d measurements, %d failed"
+	    "</td></tr>\n",
 	    strategy_name(v->o.strategy), S->trials_done, S->nobs, failed);
 	out(h, "<tr><th>decision</th><td>");
 	if (!v->has_result)
@@ -700,7 +726,8 @@ static void header(struct html *h)
 	       "<th>recommended</th><th>range searched</th><th>sensitivity</th></tr>\n");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		out(h, "<tr><td>%s</td><td>%s</td>", dm->def->name, knob_format_value(dm->def, dm->original, a, sizeof(a)));
+		out(h, "<tr><td>%s</td><td>%s</td>", dm->def->name,
+		    knob_format_value(dm->def, dm->original, a, sizeof(a)));
 		out(h, "<td>%s</td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
 		out(h, "<td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
 		    knob_format_value(dm->def, dm->hi, b, sizeof(b)));
@@ -713,6 +740,23 @@ static void header(struct html *h)
 	out(h, "</table>\n<p>Sensitivity: the model's predicted change of the cost across the knob's range, the other "
 	       "knobs at the recommended settings.</p>\n");
 	(void)buf;
+}
+
+/* The scratch directory and what a failed chart left in it. */
+static void scratch_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[PATH_MAX];
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
 }
 
 int run_view_html(struct run_view *v, const char *path)
@@ -746,6 +790,6 @@ int run_view_html(struct run_view *v, const char *path)
 		rc = (error("%s: %s", path, strerror(errno)), EXIT_ENV);
 	if (rc)
 		unlink(tmp);
-	rmdir(h.dir);
+	scratch_remove(h.dir);
 	return rc;
 }

@@ -73,8 +73,9 @@ int store_export(struct store *s, FILE *out, long *count)
 		    store_q(
 			s,
 			"SELECT m.workload, m.outcome, m.metric, m.user_s, m.sys_s, m.elapsed_s, m.majflt, m.minflt,"
-			" m.probe_p99_ms, m.probe_played, m.results, m.probe, m.trial_id FROM measurements m"
-			" JOIN trials t ON t.id = m.trial_id WHERE t.run_id=$1 ORDER BY t.seq, m.id",
+			" m.probe_p99_ms, m.probe_played, m.results, m.probe, m.trial_id, x.samples FROM measurements m"
+			" JOIN trials t ON t.id = m.trial_id LEFT JOIN series x ON x.measurement_id = m.id"
+			" WHERE t.run_id=$1 ORDER BY t.seq, m.id",
 			1, p, &ms) < 0) {
 			json_object_put(run);
 			store_rows_free(&rs);
@@ -92,6 +93,8 @@ int store_export(struct store *s, FILE *out, long *count)
 					json_object_object_add(m, meas_cols[c], col_json(&ms, mi, c));
 				json_object_object_add(m, "results", col_parsed(&ms, mi, 10));
 				json_object_object_add(m, "probe", col_parsed(&ms, mi, 11));
+				if (ctext(&ms, mi, 13))
+					json_object_object_add(m, "series", col_parsed(&ms, mi, 13));
 				json_object_array_add(meas, m);
 			}
 			json_object_object_add(t, "measurements", meas);
@@ -107,6 +110,28 @@ int store_export(struct store *s, FILE *out, long *count)
 	}
 	store_rows_free(&rs);
 	return rc;
+}
+
+/* A measurement's series as sampler.h keeps it: at most SAMPLER_SERIES_MAX rows of
+ * five numbers (or null), the first (seconds) a finite number. */
+static bool series_ok(json_object *a)
+{
+	size_t i, k, n;
+
+	if (!json_object_is_type(a, json_type_array) || (n = json_object_array_length(a)) > SAMPLER_SERIES_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(row, json_type_array) || json_object_array_length(row) != 5)
+			return false;
+		for (k = 0; k < 5; k++) {
+			json_object *c = json_object_array_get_idx(row, k);
+			bool num = json_object_is_type(c, json_type_double) || json_object_is_type(c, json_type_int);
+			if (num ? !isfinite(json_object_get_double(c)) : (c != NULL || k == 0))
+				return false;
+		}
+	}
+	return true;
 }
 
 /* A field of an exported object as a parameter: JSON columns as their text. */
@@ -182,7 +207,7 @@ int store_import_run(struct store *s, const char *line, const char *where)
 	for (i = 0; i < json_object_array_length(trials); i++) {
 		json_object *t = json_object_array_get_idx(trials, i), *meas = field(t, "measurements");
 		struct val p[7];
-		long trial_id;
+		long trial_id, mid;
 
 		if (!json_object_is_type(t, json_type_object) ||
 		    (meas && !json_object_is_type(meas, json_type_array))) {
@@ -208,13 +233,25 @@ int store_import_run(struct store *s, const char *line, const char *where)
 				mp[k + 1] = jval(field(m, meas_cols[k]), false);
 			mp[11] = field(m, "results") ? jval(field(m, "results"), true) : vtext("{}");
 			mp[12] = jval(field(m, "probe"), true);
-			if (store_q(s,
-				    "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, sys_s, "
-				    "elapsed_s, majflt, minflt, probe_p99_ms, probe_played, results, probe) "
-				    "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)",
-				    13, mp, NULL) < 0) {
-				store_fail(s, "cannot import");
+			if (field(m, "series") && !series_ok(field(m, "series"))) {
+				error("%s: trial %zu, measurement %zu: series is not a list of at most %d "
+				      "[t, si, so, free_mb, psi_some] of numbers",
+				      where, i + 1, j + 1, SAMPLER_SERIES_MAX);
 				goto fail;
+			}
+			if ((mid = store_insert_id(s,
+						   "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, "
+						   "sys_s, elapsed_s, majflt, minflt, probe_p99_ms, probe_played, results, "
+						   "probe) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
+						   13, mp, "cannot import")) < 0)
+				goto fail;
+			if (field(m, "series")) {
+				struct val sp[] = { vint(mid), jval(field(m, "series"), true) };
+				if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, sp, NULL) <
+				    0) {
+					store_fail(s, "cannot import");
+					goto fail;
+				}
 			}
 		}
 	}

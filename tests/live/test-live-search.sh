@@ -26,6 +26,22 @@ check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ 
 check "every trial is in the store" test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from trials where run_id=1")" -ge 10
 as_before "page-cluster search"
 
+# the report of that real run: text, and the HTML page rendered by Chromium
+lexpect 0 "report of the live run" report 1
+check "gives the decision with its interval" out_has '^decision: significant: -[0-9.]+% of the cost \(95% CI'
+check "and the seeds' block of the recommended settings" out_has '^Averages for [0-9]+ swapbench -s 600M -a seq -P 2 runs, recommended settings$'
+lexpect 0 "report of the live run --html" report 1 --html "$T/live.html"
+check "Chromium renders the live report" render "$T/live.html"
+check "every chart's points match the store" report_points "$STATE/vmtune.db" 1
+check "the page asks nothing of the network" report_offline
+python3 "$TOP/tests/report-check.py" points "$T/dom.html" "$STATE/vmtune.db" 1 >"$T/check"
+check "it draws the trials, the knob's model and the confirmation" \
+	test "$(grep -cE '^chart-(trials: trial|knob-1: measured|confirm: (original|recommended)): [1-9][0-9]* drawn' "$T/check")" = 4
+check "and the vmstat/PSI series of a run of each side (several seconds: 3 points or more)" \
+	test "$(grep -cE '^chart-series: (si|so|PSI some|free): ([3-9]|[1-9][0-9]+) drawn' "$T/check")" = 8
+check "the series saw the swap-in (si above 0 in a stored run)" \
+	test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from series, json_each(series.samples) where json_extract(value, '\$[1]') > 0")" -ge 1
+
 # what the store now knows: recommend's model over these trials (no searching, no writes)
 lexpect 0 "recommend for sequential swap-in from the stored trials" recommend \
 	--workload "swapbench -s 600M -a seq -P 2" --explain
