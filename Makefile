@@ -9,6 +9,7 @@ BINDIR = $(PREFIX)/bin
 LIBEXECDIR = $(PREFIX)/libexec/vmtune
 MANDIR = $(PREFIX)/share/man
 PROFILEDIR = $(PREFIX)/share/vmtune/profiles
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
 PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # build: the libraries; tests: cmocka, jq (JSON), sqlite3 (the results store), util-linux (setpriv, unshare),
@@ -18,7 +19,7 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # fault suite's full file system)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
-	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium
+	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)
@@ -131,10 +132,11 @@ UNITDIR = $(PREFIX)/lib/systemd/system
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) \
-		$(DESTDIR)$(PROFILEDIR)
+		$(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(B)/vmtune $(DESTDIR)$(BINDIR)/vmtune
 	install -m 755 $(WORKLOAD_BIN) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 man/vmtune.1 $(DESTDIR)$(MANDIR)/man1/vmtune.1
+	install -m 644 completion/vmtune.bash $(DESTDIR)$(COMPLETIONDIR)/vmtune
 	sed 's|@VMTUNE@|$(BINDIR)/vmtune|' systemd/vmtune.service.in >$(DESTDIR)$(UNITDIR)/vmtune.service
 	install -m 644 profiles/*.yaml $(DESTDIR)$(PROFILEDIR)/
 

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "journal.h"
 #include "machine.h"
+#include "workload.h"
 #include "swap.h"
 #include "vmtune.h"
 
@@ -110,6 +111,12 @@ void print_cmd_help(const char *cmd, const char *options)
 	printf("usage: vmtune %s %s\n\n%s\n", c->name, c->args, c->summary);
 	if (options && *options)
 		printf("\noptions:\n%s", options);
+	if (options && strstr(options, "--workload")) {
+		int i;
+		printf("\nbuilt-in workloads (SPEC is a NAME and its options), or exec:CMD for any program:\n");
+		for (i = 0; workload_builtins[i].name; i++)
+			printf("  %-10s %s\n", workload_builtins[i].name, workload_builtins[i].summary);
+	}
 	printf("\n%s", global_help);
 }
 
