@@ -3,6 +3,7 @@
 
   report-check.py points DOM DB RUN   every chart's plotted points, counted in the
                                       rendered DOM, against the store's rows
+  report-check.py recommend DOM JSON  recommend's page against its --json output
   report-check.py requests NETLOG     the page asked nothing of the network
 
 points: for each chart, each plotted series titled "NAME (N)" must draw exactly N
@@ -126,6 +127,39 @@ def check_points(dom_file, db, run):
     return bad
 
 
+def check_recommend(dom_file, json_file):
+    """recommend --html: a bar and a point per pooled machine; per recommended knob a
+    chart of every pooled point (this machine's and the others'); each series draws
+    what its title says."""
+    charts = series_in_dom(open(dom_file, encoding="utf-8").read())
+    rec = json.load(open(json_file))
+    bad = 0
+    want = {"machines": len(rec["machines"])}
+    knobs = sorted(f for f in charts if f.startswith("chart-knob-"))
+    print(f"{len(knobs)} knob charts, {len(rec['settings'])} recommended knobs")
+    if len(knobs) != len(rec["settings"]):
+        bad |= fail("a chart per recommended knob")
+    for fid in ["chart-machines"] + knobs:
+        got = {}
+        for title, drawn in charts.get(fid, []):
+            m = re.match(r"(.*) \((\d+)\)$", title)
+            if not m:
+                continue
+            name, n = m.group(1), int(m.group(2))
+            got[name] = n
+            print(f"{fid}: {name}: {drawn} drawn, title says {n}")
+            if drawn != n:
+                bad |= fail(f"{fid}: {name}: {drawn} glyphs for {n} points")
+        if fid == "chart-machines":
+            if got.get("machines") != want["machines"]:
+                bad |= fail(f"{fid}: {got.get('machines')} machines drawn, the JSON has {want['machines']}")
+        else:
+            pts = got.get("this machine", 0) + got.get("other machines", 0)
+            if pts != rec["points"]:
+                bad |= fail(f"{fid}: {pts} points drawn, the pool has {rec['points']}")
+    return bad
+
+
 def check_requests(netlog):
     """Every request the page made: Chromium's own (updates, accounts) start with no
     page origin behind them ("not an origin"); the page's carry its origin."""
@@ -148,6 +182,8 @@ def check_requests(netlog):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "points":
         sys.exit(check_points(*sys.argv[2:]))
+    if len(sys.argv) == 4 and sys.argv[1] == "recommend":
+        sys.exit(check_recommend(*sys.argv[2:]))
     if len(sys.argv) == 3 and sys.argv[1] == "requests":
         sys.exit(check_requests(sys.argv[2]))
     print(__doc__)

@@ -18,6 +18,8 @@
 #include "text.h"
 #include "advice.h"
 #include "commands.h"
+#include "gp.h"
+#include "html.h"
 #include "knob.h"
 #include "mix.h"
 #include "model.h"
@@ -43,6 +45,8 @@ static const char recommend_help[] =
     "      --db FILE         a results store to pool (repeatable; default STATE/vmtune.db)\n"
     "  -o, --out FILE        write the recommendation as a profile\n"
     "      --explain         which trials and machine features drove each value\n"
+    "      --html FILE       the recommendation as one HTML page of charts: the machines pooled and\n"
+    "                        their similarity to this one, each knob's measured points and model\n"
     "      --profiles DIR    shipped profiles for the fallback (no data, or a guess across kinds of\n"
     "                        swap the model is unsure of; default: next to vmtune, then\n"
     "                        " PROFILE_DIR ")\n"
@@ -55,11 +59,13 @@ struct rec {
 	struct pool pool;
 	struct model model;
 	struct advice A; /* what the model says, by the policy */
-	const char *out, *profiles;
-	bool explain;
+	const char *out, *profiles, *html;
+	bool explain, html_done;
 	bool free[SPACE_MAX]; /* recommended (else held at the original value) */
 	unsigned long seed;
 };
+
+static int write_html(const struct rec *R, const char *what, const char *status);
 
 static double pct(double logc)
 {
@@ -104,6 +110,9 @@ static int fallback(struct rec *R, const char *reason, json_object *guess)
 	static struct profile p, best;
 	int nd = profile_dirs(R->profiles, dirs, 4), d, i, n, best_rank = -1;
 	json_object *j;
+
+	if (R->html && !R->html_done)
+		warning("--html: no page written: %s, so there is no model to draw", reason);
 
 	for (d = 0; d < nd && !best_path[0]; d++) {
 		char **names;
@@ -439,6 +448,15 @@ static int recommend(struct rec *R, const char *knobs)
 		 "guess beats the original settings (vmtune search --warm-start starts from the guess and "
 		 "measures it)",
 		 machine_swap_class(&R->m));
+	if (R->html &&
+	    (i = write_html(R, what,
+			    guess_only ? unsure_reason
+			    : unsure   ? "the model is not sure these beat the original settings: measure them "
+					 "(vmtune search --warm-start)"
+				       : "predicted by the model, not measured as such: vmtune search --warm-start "
+					 "measures it")) != 0)
+		return i;
+	R->html_done = true;
 	if (vt.json) {
 		json_object *j = model_json(R, what);
 		if (guess_only)
@@ -494,6 +512,165 @@ static int recommend(struct rec *R, const char *knobs)
 	return 0;
 }
 
+/* --- the page: recommend --html -------------------------------------------------- */
+
+/* The machines the model pooled, as bars of their similarity to this one. */
+static int html_machines(struct html *h, const struct rec *R)
+{
+	struct gpbuf b = { 0 };
+	char w[96];
+	int i, n = R->pool.nmachines;
+
+	html_figure_open(h, "chart-machines", "The machines pooled, by their similarity to this one");
+	gpbuf_printf(&b, "$m << EOD\n");
+	for (i = 0; i < n; i++) {
+		const struct pool_machine *pm = &R->pool.machines[i];
+		double s = pm->own ? 1 : model_similarity(&R->model, R->A.feat, pm->feat);
+		gpbuf_printf(&b, "%d %.6g \"%s%s, %d trials\"\n", i, s, gp_word(pm->m.hostname, w, sizeof(w)),
+			     pm->own ? " (this machine)" : "", pm->ntrials);
+	}
+	gpbuf_printf(&b,
+		     "EOD\nset xrange [0:1.05]\nset yrange [-0.6:%d.6]\nset ytics nomirror\nset xlabel 'similarity to "
+		     "this machine (the fitted correlation of the machine features; 1 = alike)'\n"
+		     "plot $m using 2:1:(0):2:($1-0.3):($1+0.3):ytic(3) with boxxyerror fs solid 0.4 fc rgb '#1f77b4' "
+		     "notitle, $m using 2:1 with points pt 7 lc rgb '#1f77b4' title 'machines (%d)'\n",
+		     n - 1, n);
+	if (html_draw_buf_h(h, &b, 160 + 28 * n) < 0)
+		return -1;
+	html_out(h, "<p>How much each machine's trials count for this one: this machine's own trials sit at "
+		    "similarity 1; another machine counts as much as the model's fitted length scales over memory, "
+		    "swap device, CPUs, zswap and kernel make it alike.</p>\n</figure>\n");
+	return 0;
+}
+
+/* One recommended knob: the model's prediction for this machine across the range
+ * (the other knobs as recommended) with its 95% band, and the pooled points. */
+static int html_knob(struct html *h, const struct rec *R, int k)
+{
+	const struct space_dim *dm = &R->sp.dim[k];
+	struct gpbuf b = { 0 };
+	char id[32], title[200], lo[64], hi[64], val[64];
+	double x[SPACE_MAX + MACHINE_NFEAT];
+	int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 41, i, j, own = 0, other = 0;
+
+	snprintf(id, sizeof(id), "chart-knob-%d", k + 1);
+	snprintf(title, sizeof(title), "%s: the model for this machine and the pooled points", dm->def->name);
+	html_figure_open(h, id, title);
+	pool_encode(&R->sp, R->A.vals, R->A.feat, x);
+	gpbuf_printf(&b, "$p << EOD\n");
+	for (j = 0; j < steps; j++) {
+		double c = dm->categorical ? (double)(dm->lo + j) : -1 + 2.0 * j / (steps - 1), m, sd, kx;
+		x[k] = c;
+		gp_predict(&R->model.gp, x, &m, &sd);
+		if (dm->categorical)
+			kx = j;
+		else if (dm->log)
+			kx = exp2(log2((double)dm->lo) + (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
+		else
+			kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
+		gpbuf_printf(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(m), exp(m - 1.96 * sd), exp(m + 1.96 * sd));
+	}
+	for (i = 0; i < 2; i++) { /* this machine's points, then the others' */
+		gpbuf_printf(&b, "EOD\n$%s << EOD\n", i ? "other" : "own");
+		for (j = 0; j < R->pool.npts; j++) {
+			const struct pool_point *pt = &R->pool.pts[j];
+			bool mine = R->pool.machines[R->pool.runs[pt->run].machine].own;
+			long v = pt->vals[k];
+			if (mine != !i)
+				continue;
+			gpbuf_printf(&b, "%ld %.6g\n", dm->categorical ? v - dm->lo : v, exp(pt->y));
+			*(i ? &other : &own) += 1;
+		}
+	}
+	gpbuf_printf(&b, "EOD\nset xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n", dm->def->name,
+		     knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+		     knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
+	if (dm->log)
+		gpbuf_printf(&b, "set logscale x 2\n");
+	if (dm->categorical) {
+		gpbuf_printf(&b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
+		for (j = 0; j <= dm->hi - dm->lo; j++) {
+			char w[64];
+			gpbuf_printf(&b, "%s'%s' %d", j ? ", " : "",
+				     gp_word(knob_format_value(dm->def, dm->lo + j, val, sizeof(val)), w, sizeof(w)),
+				     j);
+		}
+		gpbuf_printf(&b, ")\n");
+	}
+	gpbuf_printf(&b,
+		     "plot $p using 1:3:4 with filledcurves fc rgb '#ffd89b' fs transparent solid 0.5 title 'model: "
+		     "95%% band', $p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean'");
+	if (own)
+		gpbuf_printf(&b, ", $own using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'this machine (%d)'",
+			     own);
+	if (other)
+		gpbuf_printf(&b,
+			     ", $other using 1:2 with points pt 6 ps 0.8 lc rgb '#777777' title 'other machines (%d)'",
+			     other);
+	gpbuf_printf(&b, "\n");
+	if (html_draw_buf(h, &b) < 0)
+		return -1;
+	html_out(h,
+		 "<p>The model's predicted cost for this machine across the knob's range, the other knobs at the "
+		 "recommendation (%s; original ",
+		 knob_format_value(dm->def, R->A.vals[k], val, sizeof(val)));
+	html_esc(h->f, knob_format_value(dm->def, dm->original, val, sizeof(val)));
+	html_out(h, "). Each point is the mean of one run's trials of one setting, relative to that run's own original "
+		    "settings, drawn at its value of this knob whatever the others were.</p>\n</figure>\n");
+	return 0;
+}
+
+static int write_html(const struct rec *R, const char *what, const char *status)
+{
+	struct html h = { 0 };
+	char title[700], sum[160], a[64], b[64];
+	int rc, i;
+
+	snprintf(title, sizeof(title), "vmtune recommend: %s%s", R->q.specs[0],
+		 R->q.nspecs > 1 ? " and the rest of its mix" : "");
+	if ((rc = html_open(&h, R->html, title)) != 0)
+		return rc;
+	html_out(&h, "<table>\n<tr><th>machine</th><td>");
+	html_esc(h.f, R->m.hostname);
+	html_out(&h, " (");
+	html_esc(h.f, machine_summary(&R->m, sum, sizeof(sum)));
+	html_out(&h, ")</td></tr>\n<tr><th>objective</th><td>");
+	html_esc(h.f, R->q.objective ? R->q.objective : "throughput");
+	html_out(&h,
+		 "</td></tr>\n<tr><th>data</th><td>%d trials (%d distinct settings) in %d run%s on %d "
+		 "machine%s</td></tr>\n<tr><th>basis</th><td>",
+		 R->pool.ntrials, R->pool.npts, R->pool.nruns, R->pool.nruns == 1 ? "" : "s", R->pool.nmachines,
+		 R->pool.nmachines == 1 ? "" : "s");
+	html_esc(h.f, what);
+	html_out(&h,
+		 "</td></tr>\n<tr><th>predicted change</th><td>%+.1f%% of the cost (95%% interval %+.1f%% .. "
+		 "%+.1f%%) against the original settings</td></tr>\n<tr><th>status</th><td>",
+		 pct(R->A.mean), pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
+	html_esc(h.f, status);
+	html_out(&h,
+		 "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
+		 "<th>%s</th></tr>\n",
+		 R->A.guess_only ? "the model's guess" : "recommended");
+	for (i = 0; i < R->sp.d; i++) {
+		const struct knob_def *d = R->sp.dim[i].def;
+		if (!R->free[i])
+			continue;
+		html_out(&h, "<tr><td>%s</td><td>", d->name);
+		html_esc(h.f, knob_format_value(d, R->sp.dim[i].original, b, sizeof(b)));
+		html_out(&h, "</td><td>");
+		html_esc(h.f, knob_format_value(d, R->A.vals[i], a, sizeof(a)));
+		html_out(&h, "</td></tr>\n");
+	}
+	html_out(&h, "</table>\n<h2>Charts</h2>\n");
+	rc = html_machines(&h, R) < 0 ? EXIT_ENV : 0;
+	for (i = 0; rc == 0 && i < R->sp.d; i++)
+		if (R->free[i] && html_knob(&h, R, i) < 0)
+			rc = EXIT_ENV;
+	if ((rc = html_close(&h, rc)) == 0)
+		info("wrote %s", R->html);
+	return rc;
+}
+
 /* No --workload: the one set of workloads the stores hold searches of (with the
  * objective, if given), a list to choose from when there are several, or the
  * shipped profiles when there is none. 0 when R->q names the workloads now, -1
@@ -539,13 +716,14 @@ static int which_workloads(struct rec *R)
 
 int cmd_recommend(int argc, char **argv)
 {
-	enum { O_MIX = 256, O_OBJECTIVE, O_EXPLAIN, O_PROFILES, O_SEED };
+	enum { O_MIX = 256, O_OBJECTIVE, O_EXPLAIN, O_PROFILES, O_SEED, O_HTML };
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },	     { "workload", required_argument, NULL, 'w' },
 		{ "mix", required_argument, NULL, O_MIX },   { "objective", required_argument, NULL, O_OBJECTIVE },
 		{ "knobs", required_argument, NULL, 'k' },   { "out", required_argument, NULL, 'o' },
 		{ "explain", no_argument, NULL, O_EXPLAIN }, { "profiles", required_argument, NULL, O_PROFILES },
-		{ "seed", required_argument, NULL, O_SEED }, { NULL, 0, NULL, 0 },
+		{ "seed", required_argument, NULL, O_SEED }, { "html", required_argument, NULL, O_HTML },
+		{ NULL, 0, NULL, 0 },
 	};
 	static struct rec R;
 	static struct mix mix;
@@ -584,6 +762,9 @@ int cmd_recommend(int argc, char **argv)
 			break;
 		case O_EXPLAIN:
 			R.explain = true;
+			break;
+		case O_HTML:
+			R.html = optarg;
 			break;
 		case O_PROFILES:
 			R.profiles = optarg;

@@ -15,205 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "knob.h"
 #include "search-int.h"
 #include "stats.h"
 #include "text.h"
 #include "vmtune.h"
-
-struct html {
-	FILE *f;
-	char dir[64]; /* the scratch directory gnuplot works in */
-	int charts;
-	struct run_view *v;
-};
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
-/* printf with every %s argument escaped is awkward in C: callers escape with esc()
- * and use this for their own words and numbers only. */
-static void out(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out(struct html *h, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(h->f, fmt, ap);
-	va_end(ap);
-}
-
-/* A word safe inside a gnuplot single-quoted string and an SVG title. */
-static const char *gp_word(const char *s, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	for (; s && *s && n + 1 < size; s++)
-		buf[n++] = (char)((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-					  strchr("._-+ ()", *s)
-				      ? *s
-				      : '?');
-	buf[n] = '\0';
-	return buf;
-}
-
-/* Run gnuplot on script; the SVG it made, with its ids made unique to this chart,
- * is copied into the page. */
-static int draw(struct html *h, const char *script, int height)
-{
-	char sp[128], svgp[128], logp[128], *svg = NULL, line[256];
-	int status, n = h->charts;
-	pid_t pid;
-	FILE *f;
-	size_t len = 0;
-	long size;
-
-	snprintf(sp, sizeof(sp), "%s/c%d.gp", h->dir, n);
-	snprintf(svgp, sizeof(svgp), "%s/c%d.svg", h->dir, n);
-	snprintf(logp, sizeof(logp), "%s/c%d.log", h->dir, n);
-	if (!(f = fopen(sp, "we")))
-		return error("%s: %s", sp, strerror(errno));
-	fprintf(f,
-		"set terminal svg size 760,%d dynamic noenhanced font 'sans,11' name 'c%d'\nset output '%s'\n"
-		"set encoding utf8\nset grid\nset key outside bottom center horizontal\n%s",
-		height, n, svgp, script);
-	fclose(f);
-	pid = fork();
-	if (pid < 0)
-		return error("fork: %s", strerror(errno));
-	if (pid == 0) {
-		int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execlp("gnuplot", "gnuplot", sp, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			return error("gnuplot is not installed: the HTML report draws its charts with it "
-				     "(Debian: apt-get install gnuplot-nox)");
-		error("gnuplot failed on chart %d:", n);
-		if ((f = fopen(logp, "re"))) {
-			while (fgets(line, sizeof(line), f))
-				fprintf(stderr, "  %s", line);
-			fclose(f);
-		}
-		return -1;
-	}
-	if (!(f = fopen(svgp, "re")))
-		return error("%s: %s", svgp, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	if (size > 0 && (svg = malloc((size_t)size + 1)))
-		len = fread(svg, 1, (size_t)size, f);
-	fclose(f);
-	if (!svg)
-		return error("gnuplot made no chart %d", n);
-	svg[len] = '\0';
-	{
-		static const char *const ids[] = { "gpPt", "gpDot", "greybox", "textbox", "gnuplot_canvas" };
-		char *p = strstr(svg, "<svg");
-		/* each id and reference to it gets the chart's prefix: gnuplot names them alike in every chart */
-		for (; p && *p; p++) {
-			size_t k;
-			for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
-				if (strncmp(p, ids[k], strlen(ids[k])) == 0 &&
-				    (p[-1] == '#' || p[-1] == '\'' || p[-1] == '"'))
-					break;
-			if (k < sizeof(ids) / sizeof(ids[0]))
-				fprintf(h->f, "c%d_", n);
-			fputc(*p, h->f);
-		}
-	}
-	free(svg);
-	unlink(sp);
-	unlink(svgp);
-	unlink(logp);
-	return 0;
-}
-
-static void figure_open(struct html *h, const char *id, const char *title)
-{
-	h->charts++;
-	out(h, "<figure id=\"%s\">\n<figcaption>%s</figcaption>\n", id, title);
-}
-
-static void missing(struct html *h, const char *id, const char *title, const char *why)
-{
-	out(h, "<figure id=\"%s\" class=\"missing\">\n<figcaption>%s</figcaption>\n<p class=\"missing\">", id, title);
-	esc(h->f, why);
-	out(h, "</p>\n</figure>\n");
-}
-
-/* A growing script text. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void bp(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bp(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && b->s && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		b->cap = (b->cap + (size_t)n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s)
-			abort();
-		if (b->len == 0)
-			b->s[0] = '\0';
-	}
-}
-
-static int draw_buf_h(struct html *h, struct buf *b, int height)
-{
-	int rc = draw(h, b->s ? b->s : "", height);
-	free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-	return rc;
-}
-
-static int draw_buf(struct html *h, struct buf *b)
-{
-	return draw_buf_h(h, b, 380);
-}
 
 static bool searched(const struct obs *ob)
 {
@@ -256,10 +63,10 @@ static int baseline_costs(const struct run_view *v, double *c, int *at)
 
 static int chart_trials(struct html *h)
 {
-	const struct search *S = &h->v->S;
-	struct buf b = { 0 };
+	const struct search *S = &((struct run_view *)h->ctx)->S;
+	struct gpbuf b = { 0 };
 	double bc[MAX_OBS], best = HUGE_VAL, top = 1, lo = HUGE_VAL, hi = -HUGE_VAL;
-	int bat[MAX_OBS], nb = baseline_costs(h->v, bc, bat), nt = 0, nf = 0, last = 0, i;
+	int bat[MAX_OBS], nb = baseline_costs(h->ctx, bc, bat), nt = 0, nf = 0, last = 0, i;
 
 	for (i = 0; i < S->nobs; i++)
 		if (searched(&S->obs[i])) {
@@ -272,7 +79,8 @@ static int chart_trials(struct html *h)
 			}
 		}
 	if (!nt && !nf) {
-		missing(h, "chart-trials", "The cost of every trial", "No trial of candidate settings was stored.");
+		html_missing(h, "chart-trials", "The cost of every trial",
+			     "No trial of candidate settings was stored.");
 		return 0;
 	}
 	for (i = 0; i < nb; i++) {
@@ -280,48 +88,50 @@ static int chart_trials(struct html *h)
 		hi = fmax(hi, bc[i]);
 		last = bat[i] > last ? bat[i] : last;
 	}
-	figure_open(h, "chart-trials", "The cost of every trial, in order");
-	bp(&b, "$t << EOD\n");
+	html_figure_open(h, "chart-trials", "The cost of every trial, in order");
+	gpbuf_printf(&b, "$t << EOD\n");
 	for (i = 0; i < S->nobs; i++)
 		if (searched(&S->obs[i]) && !S->obs[i].failed)
-			bp(&b, "%d %.6g\n", i + 1, S->obs[i].score);
-	bp(&b, "EOD\n$f << EOD\n");
+			gpbuf_printf(&b, "%d %.6g\n", i + 1, S->obs[i].score);
+	gpbuf_printf(&b, "EOD\n$f << EOD\n");
 	for (i = 0; i < S->nobs; i++)
 		if (searched(&S->obs[i]) && S->obs[i].failed)
-			bp(&b, "%d %.6g\n", i + 1, top * 1.1);
-	bp(&b, "EOD\n$best << EOD\n");
+			gpbuf_printf(&b, "%d %.6g\n", i + 1, top * 1.1);
+	gpbuf_printf(&b, "EOD\n$best << EOD\n");
 	for (i = 0; i < S->nobs; i++)
 		if (searched(&S->obs[i]) && !S->obs[i].failed) {
 			best = fmin(best, S->obs[i].score);
-			bp(&b, "%d %.6g\n", i + 1, best);
+			gpbuf_printf(&b, "%d %.6g\n", i + 1, best);
 		}
-	bp(&b, "EOD\n$base << EOD\n");
+	gpbuf_printf(&b, "EOD\n$base << EOD\n");
 	for (i = 0; i < nb; i++)
-		bp(&b, "%d %.6g\n", bat[i], bc[i]);
+		gpbuf_printf(&b, "%d %.6g\n", bat[i], bc[i]);
 	/* the search's measurements only: the confirmation has a chart of its own */
-	bp(&b, "EOD\n$band << EOD\n%d %.6g %.6g\n%d %.6g %.6g\nEOD\n", 0, lo, hi, last + 1, lo, hi);
-	bp(&b,
-	   "set xlabel 'measurement (in the order they were made)'\n"
-	   "set ylabel 'cost relative to the original (lower is better)'\n"
-	   "set xrange [0:%d]\nset yrange [*:*]\nplot ",
-	   last + 1);
+	gpbuf_printf(&b, "EOD\n$band << EOD\n%d %.6g %.6g\n%d %.6g %.6g\nEOD\n", 0, lo, hi, last + 1, lo, hi);
+	gpbuf_printf(&b,
+		     "set xlabel 'measurement (in the order they were made)'\n"
+		     "set ylabel 'cost relative to the original (lower is better)'\n"
+		     "set xrange [0:%d]\nset yrange [*:*]\nplot ",
+		     last + 1);
 	if (nb >= 2)
-		bp(&b, "$band using 1:2:3 with filledcurves fc rgb '#dddddd' fs solid 0.6 "
-		       "title 'spread of the original settings (baseline runs)', ");
+		gpbuf_printf(&b, "$band using 1:2:3 with filledcurves fc rgb '#dddddd' fs solid 0.6 "
+				 "title 'spread of the original settings (baseline runs)', ");
 	if (nb)
-		bp(&b, "$base using 1:2 with points pt 1 ps 0.8 lc rgb '#777777' title 'baseline run (%d)', ", nb);
+		gpbuf_printf(&b, "$base using 1:2 with points pt 1 ps 0.8 lc rgb '#777777' title 'baseline run (%d)', ",
+			     nb);
 	if (nt)
-		bp(&b,
-		   "$t using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'trial (%d)', "
-		   "$best using 1:2 with steps lw 2 lc rgb '#2ca02c' title 'best so far', ",
-		   nt);
+		gpbuf_printf(&b,
+			     "$t using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'trial (%d)', "
+			     "$best using 1:2 with steps lw 2 lc rgb '#2ca02c' title 'best so far', ",
+			     nt);
 	if (nf)
-		bp(&b, "$f using 1:2 with points pt 2 ps 1 lc rgb '#d62728' title 'failed (%d)', ", nf);
+		gpbuf_printf(&b, "$f using 1:2 with points pt 2 ps 1 lc rgb '#d62728' title 'failed (%d)', ", nf);
 	b.s[b.len - 2] = '\n';
 	b.s[b.len - 1] = '\0';
-	if (draw_buf(h, &b) < 0)
+	if (html_draw_buf(h, &b) < 0)
 		return -1;
-	out(h,
+	html_out(
+	    h,
 	    "<p>Each point is one measurement of candidate settings, scored against the original settings' "
 	    "baseline runs around it. %d trial(s), %d failed (drawn at the top), %d baseline run(s).</p>\n</figure>\n",
 	    nt, nf, nb);
@@ -330,7 +140,7 @@ static int chart_trials(struct html *h)
 
 static int chart_knobs(struct html *h)
 {
-	struct run_view *v = h->v;
+	struct run_view *v = h->ctx;
 	struct search *S = &v->S;
 	struct gp gp;
 	bool model = fit_model(S, &gp) == 0;
@@ -339,21 +149,22 @@ static int chart_knobs(struct html *h)
 
 	for (d = 0; d < S->sp.d; d++) {
 		const struct space_dim *dm = &S->sp.dim[d];
-		struct buf b = { 0 };
+		struct gpbuf b = { 0 };
 		char id[64], title[200], lo[64], hi[64], val[64];
 		int n = 0, steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 41;
 
 		snprintf(id, sizeof(id), "chart-knob-%d", d + 1);
 		snprintf(title, sizeof(title), "%s: measured points and the model", dm->def->name);
-		figure_open(h, id, title);
-		bp(&b, "$m << EOD\n");
+		html_figure_open(h, id, title);
+		gpbuf_printf(&b, "$m << EOD\n");
 		for (i = 0; i < S->nobs; i++)
 			if (searched(&S->obs[i]) && !S->obs[i].failed) {
 				long val_i = S->points[S->obs[i].point].vals[d];
-				bp(&b, "%ld %.6g\n", dm->categorical ? val_i - dm->lo : val_i, S->obs[i].score);
+				gpbuf_printf(&b, "%ld %.6g\n", dm->categorical ? val_i - dm->lo : val_i,
+					     S->obs[i].score);
 				n++;
 			}
-		bp(&b, "EOD\n$p << EOD\n");
+		gpbuf_printf(&b, "EOD\n$p << EOD\n");
 		if (model) {
 			model_x(S, v->rec, x);
 			for (k = 0; k < steps; k++) {
@@ -369,51 +180,54 @@ static int chart_knobs(struct html *h)
 						  (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
 				else
 					kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
-				bp(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(mean), exp(mean - 1.96 * sd),
-				   exp(mean + 1.96 * sd));
+				gpbuf_printf(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(mean), exp(mean - 1.96 * sd),
+					     exp(mean + 1.96 * sd));
 			}
 		}
-		bp(&b, "EOD\n");
-		bp(&b, "set xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n", dm->def->name,
-		   knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
-		   knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
+		gpbuf_printf(&b, "EOD\n");
+		gpbuf_printf(&b, "set xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n",
+			     dm->def->name, knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+			     knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
 		if (dm->log)
-			bp(&b, "set logscale x 2\n");
+			gpbuf_printf(&b, "set logscale x 2\n");
 		if (dm->categorical) {
-			bp(&b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
+			gpbuf_printf(&b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
 			for (k = 0; k <= dm->hi - dm->lo; k++) {
 				char w[64];
-				bp(&b, "%s'%s' %d", k ? ", " : "",
-				   gp_word(knob_format_value(dm->def, dm->lo + k, val, sizeof(val)), w, sizeof(w)), k);
+				gpbuf_printf(
+				    &b, "%s'%s' %d", k ? ", " : "",
+				    gp_word(knob_format_value(dm->def, dm->lo + k, val, sizeof(val)), w, sizeof(w)), k);
 			}
-			bp(&b, ")\n");
+			gpbuf_printf(&b, ")\n");
 		}
-		bp(&b, "plot ");
+		gpbuf_printf(&b, "plot ");
 		if (model)
-			bp(&b, dm->categorical ? "$p using 1:2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#ff7f0e' title "
-						 "'model: mean and 95%% band', "
-					       : "$p using 1:3:4 with filledcurves fc rgb '#ffdd99' fs solid 0.5 title "
-						 "'model: 95%% band', "
-						 "$p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean', ");
-		bp(&b, "$m using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'measured (%d)'\n", n);
+			gpbuf_printf(&b, dm->categorical
+					     ? "$p using 1:2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#ff7f0e' title "
+					       "'model: mean and 95%% band', "
+					     : "$p using 1:3:4 with filledcurves fc rgb '#ffdd99' fs solid 0.5 title "
+					       "'model: 95%% band', "
+					       "$p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean', ");
+		gpbuf_printf(&b, "$m using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'measured (%d)'\n", n);
 		if (!n && !model) {
 			free(b.s);
-			out(h, "<p class=\"missing\">No successful trial to draw and no model (too few "
-			       "points).</p>\n</figure>\n");
+			html_out(h, "<p class=\"missing\">No successful trial to draw and no model (too few "
+				    "points).</p>\n</figure>\n");
 			continue;
 		}
-		if (draw_buf(h, &b) < 0) {
+		if (html_draw_buf(h, &b) < 0) {
 			if (model)
 				gp_free(&gp);
 			return -1;
 		}
-		out(h,
-		    "<p>The model's prediction across the knob's range with the other knobs at the recommended "
-		    "settings (recommended: %s; original: ",
-		    knob_format_value(dm->def, v->rec[d], val, sizeof(val)));
-		out(h, "%s). The measured points had the other knobs where the search put them.%s</p>\n</figure>\n",
-		    knob_format_value(dm->def, dm->original, val, sizeof(val)),
-		    model ? "" : " Too few points for a model.");
+		html_out(h,
+			 "<p>The model's prediction across the knob's range with the other knobs at the recommended "
+			 "settings (recommended: %s; original: ",
+			 knob_format_value(dm->def, v->rec[d], val, sizeof(val)));
+		html_out(h,
+			 "%s). The measured points had the other knobs where the search put them.%s</p>\n</figure>\n",
+			 knob_format_value(dm->def, dm->original, val, sizeof(val)),
+			 model ? "" : " Too few points for a model.");
 	}
 	if (model)
 		gp_free(&gp);
@@ -444,82 +258,83 @@ static int side_values(const struct run_view *v, int side, double *y, int max)
 
 static int chart_confirm(struct html *h)
 {
-	struct run_view *v = h->v;
+	struct run_view *v = h->ctx;
 	double a[MAX_OBS], c[MAX_OBS];
 	int na, nc, i;
 	bool confirmed = false;
-	struct buf b = { 0 };
+	struct gpbuf b = { 0 };
 	char metric[64];
 
 	for (i = 0; i < v->S.nobs && !confirmed; i++)
 		confirmed = v->S.obs[i].kind == TK_CONFIRM_BASELINE;
 	if (v->rec_point <= 0 || !v->has_result) {
-		missing(h, "chart-confirm", "Original against recommended",
-			!v->has_result
-			    ? "The run did not finish: nothing was confirmed."
-			    : "The recommended settings are the original ones: nothing beat them, so there is "
-			      "nothing to set against them.");
+		html_missing(h, "chart-confirm", "Original against recommended",
+			     !v->has_result
+				 ? "The run did not finish: nothing was confirmed."
+				 : "The recommended settings are the original ones: nothing beat them, so there is "
+				   "nothing to set against them.");
 		return 0;
 	}
 	na = side_values(v, 0, a, MAX_OBS);
 	nc = side_values(v, 1, c, MAX_OBS);
 	if (!na || !nc) {
-		missing(h, "chart-confirm", "Original against recommended",
-			"No completed run of one of the two sides.");
+		html_missing(h, "chart-confirm", "Original against recommended",
+			     "No completed run of one of the two sides.");
 		return 0;
 	}
-	figure_open(h, "chart-confirm",
-		    confirmed ? "The confirmation: original against recommended, every run"
-			      : "Original against recommended, every run (no confirmation rounds were run)");
-	bp(&b, "$a << EOD\n");
+	html_figure_open(h, "chart-confirm",
+			 confirmed ? "The confirmation: original against recommended, every run"
+				   : "Original against recommended, every run (no confirmation rounds were run)");
+	gpbuf_printf(&b, "$a << EOD\n");
 	for (i = 0; i < na; i++)
-		bp(&b, "%.6g %.6g\n", 1 + 0.3 * ((i % 7) - 3) / 7.0, a[i]);
-	bp(&b, "EOD\n$c << EOD\n");
+		gpbuf_printf(&b, "%.6g %.6g\n", 1 + 0.3 * ((i % 7) - 3) / 7.0, a[i]);
+	gpbuf_printf(&b, "EOD\n$c << EOD\n");
 	for (i = 0; i < nc; i++)
-		bp(&b, "%.6g %.6g\n", 2 + 0.3 * ((i % 7) - 3) / 7.0, c[i]);
-	bp(&b, "EOD\n");
-	bp(&b, "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel '%s'\n",
-	   v->o.nwl > 1 ? "score (cost relative to the original)" : gp_word(v->o.wl[0].metric, metric, sizeof(metric)));
-	bp(&b,
-	   "plot $a using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
-	   "$c using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
-	   na, nc);
-	if (draw_buf(h, &b) < 0)
+		gpbuf_printf(&b, "%.6g %.6g\n", 2 + 0.3 * ((i % 7) - 3) / 7.0, c[i]);
+	gpbuf_printf(&b, "EOD\n");
+	gpbuf_printf(&b, "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel '%s'\n",
+		     v->o.nwl > 1 ? "score (cost relative to the original)"
+				  : gp_word(v->o.wl[0].metric, metric, sizeof(metric)));
+	gpbuf_printf(&b,
+		     "plot $a using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
+		     "$c using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
+		     na, nc);
+	if (html_draw_buf(h, &b) < 0)
 		return -1;
 	if (v->has_result && v->significant)
-		out(h,
-		    "<p>The change of the cost with the recommended settings: %+.1f%%, 95%% confidence interval "
-		    "%+.1f%% .. %+.1f%% (paired rounds; the interval holds over every look and finalist).</p>\n",
-		    v->change_pct, v->ci_lo, v->ci_hi);
+		html_out(h,
+			 "<p>The change of the cost with the recommended settings: %+.1f%%, 95%% confidence interval "
+			 "%+.1f%% .. %+.1f%% (paired rounds; the interval holds over every look and finalist).</p>\n",
+			 v->change_pct, v->ci_lo, v->ci_hi);
 	else
-		out(h, "<p>No change was shown to be significant: the run kept the original settings%s.</p>\n",
-		    v->has_result ? "" : " (it did not finish)");
-	out(h, "</figure>\n");
+		html_out(h, "<p>No change was shown to be significant: the run kept the original settings%s.</p>\n",
+			 v->has_result ? "" : " (it did not finish)");
+	html_out(h, "</figure>\n");
 	return 0;
 }
 
 static int chart_probe(struct html *h)
 {
-	struct run_view *v = h->v;
+	struct run_view *v = h->ctx;
 	const struct search *S = &v->S;
-	struct buf b = { 0 };
+	struct gpbuf b = { 0 };
 	int i, j, n = 0, nd = 0, np[2] = { 0 };
 
 	if (!v->o.probe) {
-		missing(h, "chart-probe", "Throughput against interactivity",
-			"This run had no interactivity probe (search --probe), so there is no lateness to show.");
-		missing(h, "chart-lateness", "The probe's lateness, original against recommended",
-			"No probe: nothing to show.");
+		html_missing(h, "chart-probe", "Throughput against interactivity",
+			     "This run had no interactivity probe (search --probe), so there is no lateness to show.");
+		html_missing(h, "chart-lateness", "The probe's lateness, original against recommended",
+			     "No probe: nothing to show.");
 		return 0;
 	}
-	figure_open(h, "chart-probe", "Throughput against interactivity, every setting tried");
-	bp(&b, "$p << EOD\n");
+	html_figure_open(h, "chart-probe", "Throughput against interactivity, every setting tried");
+	gpbuf_printf(&b, "$p << EOD\n");
 	for (i = 1; i < S->npoints; i++)
 		if (S->points[i].nobs && isfinite(S->points[i].mean_log_t) && isfinite(S->points[i].mean_log_i)) {
-			bp(&b, "%.6g %.6g\n", exp(S->points[i].mean_log_t), exp(S->points[i].mean_log_i));
+			gpbuf_printf(&b, "%.6g %.6g\n", exp(S->points[i].mean_log_t), exp(S->points[i].mean_log_i));
 			n++;
 		}
-	bp(&b, "EOD\n$d << EOD\n");
+	gpbuf_printf(&b, "EOD\n$d << EOD\n");
 	for (i = 1; i < S->npoints; i++) {
 		const struct point *a = &S->points[i];
 		bool dom = false;
@@ -532,50 +347,51 @@ static int chart_probe(struct html *h)
 			      (c->mean_log_t < a->mean_log_t || c->mean_log_i < a->mean_log_i);
 		}
 		if (!dom) {
-			bp(&b, "%.6g %.6g\n", exp(a->mean_log_t), exp(a->mean_log_i));
+			gpbuf_printf(&b, "%.6g %.6g\n", exp(a->mean_log_t), exp(a->mean_log_i));
 			nd++;
 		}
 	}
-	bp(&b, "EOD\nset xlabel 'throughput cost (relative to the original)'\n"
-	       "set ylabel 'interactive cost (probe p99 lateness, relative)'\n");
+	gpbuf_printf(&b, "EOD\nset xlabel 'throughput cost (relative to the original)'\n"
+			 "set ylabel 'interactive cost (probe p99 lateness, relative)'\n");
 	if (!n) {
 		free(b.s);
-		out(h, "<p class=\"missing\">No trial has both sides measured.</p>\n</figure>\n");
+		html_out(h, "<p class=\"missing\">No trial has both sides measured.</p>\n</figure>\n");
 	} else {
-		bp(&b,
-		   "plot $p using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'setting tried (%d)', "
-		   "$d using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' title 'not dominated (%d)'\n",
-		   n, nd);
-		if (draw_buf(h, &b) < 0)
+		gpbuf_printf(&b,
+			     "plot $p using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'setting tried (%d)', "
+			     "$d using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' title 'not dominated (%d)'\n",
+			     n, nd);
+		if (html_draw_buf(h, &b) < 0)
 			return -1;
-		out(h, "<p>Lower is better on both axes; the circled settings are beaten on both sides by no other.</p>"
+		html_out(
+		    h, "<p>Lower is better on both axes; the circled settings are beaten on both sides by no other.</p>"
 		       "\n</figure>\n");
 	}
-	figure_open(h, "chart-lateness", "The probe's p99 lateness, original against recommended");
-	bp(&b, "$l << EOD\n");
+	html_figure_open(h, "chart-lateness", "The probe's p99 lateness, original against recommended");
+	gpbuf_printf(&b, "$l << EOD\n");
 	for (int side = 0; side < 2; side++) {
 		for (i = 0; i < v->nm; i++) {
 			const struct view_meas *m = &v->m[i];
 			if (m->wl == 0 && view_meas_side(v, m, side) && isfinite(m->p99)) {
-				bp(&b, "%.6g %.6g\n", side + 1 + 0.3 * ((np[side] % 7) - 3) / 7.0, m->p99);
+				gpbuf_printf(&b, "%.6g %.6g\n", side + 1 + 0.3 * ((np[side] % 7) - 3) / 7.0, m->p99);
 				np[side]++;
 			}
 		}
-		bp(&b, "EOD\n%s", side == 0 ? "$r << EOD\n" : "");
+		gpbuf_printf(&b, "EOD\n%s", side == 0 ? "$r << EOD\n" : "");
 	}
 	if (!np[0] && !np[1]) {
 		free(b.s);
-		out(h, "<p class=\"missing\">The probe reported no lateness in these runs.</p>\n</figure>\n");
+		html_out(h, "<p class=\"missing\">The probe reported no lateness in these runs.</p>\n</figure>\n");
 		return 0;
 	}
-	bp(&b,
-	   "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel 'p99 lateness (ms)'\n"
-	   "plot $l using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
-	   "$r using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
-	   np[0], np[1]);
-	if (draw_buf(h, &b) < 0)
+	gpbuf_printf(&b,
+		     "set xrange [0.4:2.6]\nset xtics ('original' 1, 'recommended' 2)\nset ylabel 'p99 lateness (ms)'\n"
+		     "plot $l using 1:2 with points pt 7 ps 0.8 lc rgb '#777777' title 'original (%d)', "
+		     "$r using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'recommended (%d)'\n",
+		     np[0], np[1]);
+	if (html_draw_buf(h, &b) < 0)
 		return -1;
-	out(h, "<p>One point per run of the first workload with the probe beside it.</p>\n</figure>\n");
+	html_out(h, "<p>One point per run of the first workload with the probe beside it.</p>\n</figure>\n");
 	return 0;
 }
 
@@ -593,203 +409,162 @@ static int series_run(const struct run_view *v, int side)
 
 static int chart_series(struct html *h)
 {
-	struct run_view *v = h->v;
+	struct run_view *v = h->ctx;
 	int r[2] = { series_run(v, 0), v->rec_point > 0 ? series_run(v, 1) : -1 }, side, i;
-	struct buf b = { 0 };
+	struct gpbuf b = { 0 };
 	double tmax = 1;
 
 	if (r[0] < 0 && r[1] < 0) {
-		missing(h, "chart-series", "vmstat and PSI during a run",
-			"No series of the machine was stored with these runs (runs stored before vmtune kept them).");
+		html_missing(
+		    h, "chart-series", "vmstat and PSI during a run",
+		    "No series of the machine was stored with these runs (runs stored before vmtune kept them).");
 		return 0;
 	}
-	figure_open(h, "chart-series", "vmstat and PSI during a run: original (above) and recommended (below)");
+	html_figure_open(h, "chart-series", "vmstat and PSI during a run: original (above) and recommended (below)");
 	for (side = 0; side < 2; side++)
 		if (r[side] >= 0)
 			tmax = fmax(tmax, v->m[r[side]].ser[v->m[r[side]].nser - 1].t);
 	for (side = 0; side < 2; side++) {
-		bp(&b, "$s%d << EOD\n", side);
+		gpbuf_printf(&b, "$s%d << EOD\n", side);
 		if (r[side] >= 0)
 			for (i = 0; i < v->m[r[side]].nser; i++) {
 				const struct vm_point *p = &v->m[r[side]].ser[i];
-				bp(&b, "%.3f %.6g %.6g %.6g %.6g\n", (double)p->t, (double)p->si, (double)p->so,
-				   (double)p->free_mb, isfinite(p->psi_some) ? (double)p->psi_some : 0.0);
+				gpbuf_printf(&b, "%.3f %.6g %.6g %.6g %.6g\n", (double)p->t, (double)p->si,
+					     (double)p->so, (double)p->free_mb,
+					     isfinite(p->psi_some) ? (double)p->psi_some : 0.0);
 			}
-		bp(&b, "EOD\n");
+		gpbuf_printf(&b, "EOD\n");
 	}
-	bp(&b,
-	   "set multiplot layout 2,1\nset xrange [0:%.3f]\n"
-	   "set ylabel 'pages/s; stall ms/s'\nset y2label 'free memory (MiB)'\nset y2tics\nset ytics nomirror\n",
-	   tmax * 1.02);
+	gpbuf_printf(
+	    &b,
+	    "set multiplot layout 2,1\nset xrange [0:%.3f]\n"
+	    "set ylabel 'pages/s; stall ms/s'\nset y2label 'free memory (MiB)'\nset y2tics\nset ytics nomirror\n",
+	    tmax * 1.02);
 	for (side = 0; side < 2; side++) {
-		bp(&b, "set title '%s'\nset xlabel '%s'\n",
-		   side ? (r[1] >= 0 ? "recommended settings" : "recommended settings: no series")
-			: (r[0] >= 0 ? "original settings" : "original settings: no series"),
-		   side ? "seconds since the run started" : "");
+		gpbuf_printf(&b, "set title '%s'\nset xlabel '%s'\n",
+			     side ? (r[1] >= 0 ? "recommended settings" : "recommended settings: no series")
+				  : (r[0] >= 0 ? "original settings" : "original settings: no series"),
+			     side ? "seconds since the run started" : "");
 		if (r[side] < 0) {
-			bp(&b,
-			   "set key off\nset label 1 '%s' at graph 0.5, 0.5 center\nset yrange [0:1]\n"
-			   "unset y2tics\nunset y2label\nplot 2 notitle\nunset label 1\nset key on\n"
-			   "set yrange [*:*]\nset y2tics\nset y2label 'free memory (MiB)'\n",
-			   side && v->rec_point <= 0 ? "the original settings were kept: no other side"
-						     : "no series was stored for these runs");
+			gpbuf_printf(&b,
+				     "set key off\nset label 1 '%s' at graph 0.5, 0.5 center\nset yrange [0:1]\n"
+				     "unset y2tics\nunset y2label\nplot 2 notitle\nunset label 1\nset key on\n"
+				     "set yrange [*:*]\nset y2tics\nset y2label 'free memory (MiB)'\n",
+				     side && v->rec_point <= 0 ? "the original settings were kept: no other side"
+							       : "no series was stored for these runs");
 			continue;
 		}
-		bp(&b,
-		   "plot $s%d using 1:2 with linespoints pt 7 ps 0.3 lc rgb '#1f77b4' title 'si (%d)', "
-		   "$s%d using 1:3 with linespoints pt 7 ps 0.3 lc rgb '#d62728' title 'so (%d)', "
-		   "$s%d using 1:5 with linespoints pt 7 ps 0.3 lc rgb '#9467bd' title 'PSI some (%d)', "
-		   "$s%d using 1:4 axes x1y2 with linespoints pt 7 ps 0.3 lc rgb '#2ca02c' title 'free (%d)'\n",
-		   side, v->m[r[side]].nser, side, v->m[r[side]].nser, side, v->m[r[side]].nser, side,
-		   v->m[r[side]].nser);
+		gpbuf_printf(
+		    &b,
+		    "plot $s%d using 1:2 with linespoints pt 7 ps 0.3 lc rgb '#1f77b4' title 'si (%d)', "
+		    "$s%d using 1:3 with linespoints pt 7 ps 0.3 lc rgb '#d62728' title 'so (%d)', "
+		    "$s%d using 1:5 with linespoints pt 7 ps 0.3 lc rgb '#9467bd' title 'PSI some (%d)', "
+		    "$s%d using 1:4 axes x1y2 with linespoints pt 7 ps 0.3 lc rgb '#2ca02c' title 'free (%d)'\n",
+		    side, v->m[r[side]].nser, side, v->m[r[side]].nser, side, v->m[r[side]].nser, side,
+		    v->m[r[side]].nser);
 	}
-	bp(&b, "unset multiplot\n");
-	if (draw_buf_h(h, &b, 640) < 0)
+	gpbuf_printf(&b, "unset multiplot\n");
+	if (html_draw_buf_h(h, &b, 640) < 0)
 		return -1;
-	out(h,
-	    "<p>The machine during the longest stored run of each side (one point per second of the run, "
-	    "thinned in runs over %d s): swap-in and swap-out pages per second, PSI memory stall (some) per "
-	    "second, and free memory.</p>\n</figure>\n",
-	    SAMPLER_SERIES_MAX);
+	html_out(h,
+		 "<p>The machine during the longest stored run of each side (one point per second of the run, "
+		 "thinned in runs over %d s): swap-in and swap-out pages per second, PSI memory stall (some) per "
+		 "second, and free memory.</p>\n</figure>\n",
+		 SAMPLER_SERIES_MAX);
 	return 0;
 }
 
-static const char style[] =
-    "<style>body{font-family:sans-serif;max-width:62em;margin:1em auto;padding:0 1em;color:#222}"
-    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}"
-    "figure{margin:1.5em 0;border-top:1px solid #ddd;padding-top:.5em}figcaption{font-weight:bold}"
-    "svg{width:100%;height:auto}.missing{color:#a33;font-style:italic}code{background:#f4f4f4}</style>\n";
-
 static void header(struct html *h)
 {
-	struct run_view *v = h->v;
+	struct run_view *v = h->ctx;
 	const struct search *S = &v->S;
 	char a[64], b[64], buf[1200];
 	int i, failed = 0;
 
 	for (i = 0; i < S->nobs; i++)
 		failed += S->obs[i].failed;
-	out(h,
-	    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-	    "<title>vmtune run %ld</title>\n%s</head>\n<body>\n<h1>vmtune run %ld</h1>\n",
-	    v->id, style, v->id);
-	out(h, "<table>\n<tr><th>status</th><td>");
-	esc(h->f, v->status);
-	out(h, "</td></tr>\n<tr><th>started</th><td>");
-	esc(h->f, v->started);
-	out(h, "%s", v->finished[0] ? ", finished " : "");
-	esc(h->f, v->finished);
-	out(h, "</td></tr>\n<tr><th>machine</th><td>");
+	html_out(h, "<table>\n<tr><th>status</th><td>");
+	html_esc(h->f, v->status);
+	html_out(h, "</td></tr>\n<tr><th>started</th><td>");
+	html_esc(h->f, v->started);
+	html_out(h, "%s", v->finished[0] ? ", finished " : "");
+	html_esc(h->f, v->finished);
+	html_out(h, "</td></tr>\n<tr><th>machine</th><td>");
 	if (v->has_machine) {
-		esc(h->f, v->m_machine.hostname);
-		out(h, ", kernel ");
-		esc(h->f, v->m_machine.kernel);
-		out(h, ", %d CPUs, %ld MiB memory, %ld MiB swap", v->m_machine.cpus, v->m_machine.mem_total_kb / 1024,
-		    v->m_machine.swap_total_kb / 1024);
+		html_esc(h->f, v->m_machine.hostname);
+		html_out(h, ", kernel ");
+		html_esc(h->f, v->m_machine.kernel);
+		html_out(h, ", %d CPUs, %ld MiB memory, %ld MiB swap", v->m_machine.cpus,
+			 v->m_machine.mem_total_kb / 1024, v->m_machine.swap_total_kb / 1024);
 	} else {
-		out(h, "not recorded");
+		html_out(h, "not recorded");
 	}
-	out(h, "</td></tr>\n");
+	html_out(h, "</td></tr>\n");
 	for (i = 0; i < v->o.nwl; i++) {
-		out(h, "<tr><th>workload</th><td><code>");
-		esc(h->f, v->o.wl[i].spec);
-		out(h, "</code> (");
-		esc(h->f, v->o.wl[i].metric);
-		out(h, ", %s is better)</td></tr>\n", v->o.wl[i].maximize ? "higher" : "lower");
+		html_out(h, "<tr><th>workload</th><td><code>");
+		html_esc(h->f, v->o.wl[i].spec);
+		html_out(h, "</code> (");
+		html_esc(h->f, v->o.wl[i].metric);
+		html_out(h, ", %s is better)</td></tr>\n", v->o.wl[i].maximize ? "higher" : "lower");
 	}
-	out(h, "<tr><th>probe</th><td>");
+	html_out(h, "<tr><th>probe</th><td>");
 	if (v->o.probe) {
-		out(h, "<code>");
-		esc(h->f, v->o.probe);
-		out(h, "</code>, objective %s", objective_name(v->o.objective));
+		html_out(h, "<code>");
+		html_esc(h->f, v->o.probe);
+		html_out(h, "</code>, objective %s", objective_name(v->o.objective));
 	} else {
-		out(h, "none: interactivity was not measured");
+		html_out(h, "none: interactivity was not measured");
 	}
-	out(h, "</td></tr>\n<tr><th>budget</th><td>%d trials", v->o.trials);
+	html_out(h, "</td></tr>\n<tr><th>budget</th><td>%d trials", v->o.trials);
 	if (v->o.time_budget > 0)
-		out(h, ", %.0f s", v->o.time_budget);
-	out(h,
-	    ", strategy %s</td></tr>\n<tr><th>trials</th><td>%d settings tried, %d measurements, %d failed"
-	    "</td></tr>\n",
-	    strategy_name(v->o.strategy), S->trials_done, S->nobs, failed);
-	out(h, "<tr><th>decision</th><td>");
+		html_out(h, ", %.0f s", v->o.time_budget);
+	html_out(h,
+		 ", strategy %s</td></tr>\n<tr><th>trials</th><td>%d settings tried, %d measurements, %d failed"
+		 "</td></tr>\n",
+		 strategy_name(v->o.strategy), S->trials_done, S->nobs, failed);
+	html_out(h, "<tr><th>decision</th><td>");
 	if (!v->has_result)
-		out(h, "none: the run is %s (the recommended column is the best so far, not confirmed)",
-		    strcmp(v->status, "interrupted") == 0 ? "interrupted" : "not finished");
+		html_out(h, "none: the run is %s (the recommended column is the best so far, not confirmed)",
+			 strcmp(v->status, "interrupted") == 0 ? "interrupted" : "not finished");
 	else if (v->significant)
-		out(h, "significant: %+.1f%% of the cost (95%% CI %+.1f%% .. %+.1f%%)", v->change_pct, v->ci_lo,
-		    v->ci_hi);
+		html_out(h, "significant: %+.1f%% of the cost (95%% CI %+.1f%% .. %+.1f%%)", v->change_pct, v->ci_lo,
+			 v->ci_hi);
 	else
-		out(h, "nothing beat the original settings significantly: keep them");
-	out(h, "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
-	       "<th>recommended</th><th>range searched</th><th>sensitivity</th></tr>\n");
+		html_out(h, "nothing beat the original settings significantly: keep them");
+	html_out(h, "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
+		    "<th>recommended</th><th>range searched</th><th>sensitivity</th></tr>\n");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		out(h, "<tr><td>%s</td><td>%s</td>", dm->def->name,
-		    knob_format_value(dm->def, dm->original, a, sizeof(a)));
-		out(h, "<td>%s</td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
-		out(h, "<td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
-		    knob_format_value(dm->def, dm->hi, b, sizeof(b)));
+		html_out(h, "<tr><td>%s</td><td>%s</td>", dm->def->name,
+			 knob_format_value(dm->def, dm->original, a, sizeof(a)));
+		html_out(h, "<td>%s</td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
+		html_out(h, "<td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
+			 knob_format_value(dm->def, dm->hi, b, sizeof(b)));
 		if (isfinite(v->sens[i]))
-			out(h, "%.1f%%", v->sens[i]);
+			html_out(h, "%.1f%%", v->sens[i]);
 		else
-			out(h, "-");
-		out(h, "</td></tr>\n");
+			html_out(h, "-");
+		html_out(h, "</td></tr>\n");
 	}
-	out(h, "</table>\n<p>Sensitivity: the model's predicted change of the cost across the knob's range, the other "
+	html_out(
+	    h, "</table>\n<p>Sensitivity: the model's predicted change of the cost across the knob's range, the other "
 	       "knobs at the recommended settings.</p>\n");
 	(void)buf;
 }
 
-/* The scratch directory and what a failed chart left in it. */
-static void scratch_remove(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[PATH_MAX];
-
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 int run_view_html(struct run_view *v, const char *path)
 {
-	struct html h = { .v = v };
-	char tmp[PATH_MAX];
-	int rc = 0, fd;
+	struct html h = { .ctx = v };
+	char title[64];
+	int rc;
 
-	snprintf(h.dir, sizeof(h.dir), "/tmp/vmtune-report-XXXXXX");
-	if (!mkdtemp(h.dir))
-		return error("cannot make a scratch directory: %s", strerror(errno)), EXIT_ENV;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0 || !(h.f = fdopen(fd, "w"))) {
-		error("%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		rmdir(h.dir);
-		return EXIT_ENV;
-	}
+	snprintf(title, sizeof(title), "vmtune run %ld", v->id);
+	if ((rc = html_open(&h, path, title)) != 0)
+		return rc;
 	header(&h);
-	out(&h, "<h2>Charts</h2>\n");
+	html_out(&h, "<h2>Charts</h2>\n");
 	if (chart_trials(&h) < 0 || chart_knobs(&h) < 0 || chart_confirm(&h) < 0 || chart_probe(&h) < 0 ||
 	    chart_series(&h) < 0)
 		rc = EXIT_ENV;
-	out(&h, "<p>Made by vmtune from the results store; every chart above is an inline SVG drawn by gnuplot.</p>\n"
-		"</body>\n</html>\n");
-	if (fclose(h.f) != 0 && rc == 0)
-		rc = (error("%s: %s", tmp, strerror(errno)), EXIT_ENV);
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = (error("%s: %s", path, strerror(errno)), EXIT_ENV);
-	if (rc)
-		unlink(tmp);
-	scratch_remove(h.dir);
-	return rc;
+	return html_close(&h, rc);
 }

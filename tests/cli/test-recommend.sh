@@ -126,8 +126,33 @@ check "--json: similarities in [0, 1], none of them this machine" \
 	test "$(jq '[.machines[] | select(.similarity >= 0 and .similarity <= 1 and (.this_machine | not))] | length' "$T/out")" = 3
 check "--json: settings and interval" test "$(jq '.settings["vm.page-cluster"] == 5 and .predicted_ci95_pct_lo <= .predicted_change_pct' "$T/out")" = true
 
+# --html: the machines pooled and each knob's model, rendered by Chromium
+on rot16 recommend --workload "$F" --db "$T/pool.db" --json --html "$T/rec16.html"
+check "--html with --json (exit $RC): the JSON on stdout" test "$RC $(jq -r .source "$T/out")" = "0 model"
+check "Chromium renders the page" render "$T/rec16.html"
+python3 "$TOP/tests/report-check.py" recommend "$T/dom.html" "$T/out" >"$T/check" 2>&1
+RC=$?
+sed 's/^/# /' "$T/check"
+check "a bar per pooled machine, a chart per knob with every pooled point (as the JSON says)" test "$RC" = 0
+check "three knob charts of the other machines' points, and the three machines" \
+	test "$(grep -cE '^chart-knob-[123]: other machines: [1-9][0-9]* drawn' "$T/check") $(grep -c '^chart-machines: machines: 3 drawn' "$T/check")" = "3 1"
+check "the page asks nothing of the network" report_offline
+check "the page gives the prediction and the basis" \
+	grep -qE '<th>basis</th><td>transferred from 3 other machines.*<th>predicted change</th><td>-[0-9.]+% of the cost \(95% interval ' \
+	<(tr -d '\n' <"$T/rec16.html")
+on rot16 recommend --workload "$F" --db "$T/empty.db" --html "$T/none.html"
+check "with nothing stored: the shipped profile (exit $RC), a warning and no page" \
+	sh -c "test $RC = 0 && grep -q 'no page written: .*no model to draw' '$T/err' && test ! -e '$T/none.html' -a ! -e '$T/none.html.tmp'"
+
 machine bare6 6 none
 on bare6 recommend --workload "$F" --db "$T/pool.db" -o "$T/rec-bare6.yaml"
+cp "$T/out" "$T/out.bare6"
+cp "$T/err" "$T/err.bare6"
+on bare6 recommend --workload "$F" --db "$T/pool.db" --html "$T/bare6.html"
+check "--html of a guess the model is unsure of: the page says it is not the recommendation (exit $RC)" \
+	grep -q '<th>status</th><td>not recommended: no stored machine has swap of this kind' "$T/bare6.html"
+cp "$T/out.bare6" "$T/out"
+cp "$T/err.bare6" "$T/err"
 check "a machine whose kind of swap no pooled machine has: the model's guess is shown (exit $RC)" \
 	out_has "^the model's guess \(not the recommendation, see below\):$"
 check "with an interval that does not rule out a loss" \
