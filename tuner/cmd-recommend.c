@@ -549,27 +549,16 @@ static int html_knob(struct html *h, const struct rec *R, int k)
 {
 	const struct space_dim *dm = &R->sp.dim[k];
 	struct gpbuf b = { 0 };
-	char id[32], title[200], lo[64], hi[64], val[64];
+	char id[32], title[200], val[64];
 	double x[SPACE_MAX + MACHINE_NFEAT];
-	int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 41, i, j, own = 0, other = 0;
+	int i, j, own = 0, other = 0;
 
 	snprintf(id, sizeof(id), "chart-knob-%d", k + 1);
 	snprintf(title, sizeof(title), "%s: the model for this machine and the pooled points", dm->def->name);
 	html_figure_open(h, id, title);
 	pool_encode(&R->sp, R->A.vals, R->A.feat, x);
 	gpbuf_printf(&b, "$p << EOD\n");
-	for (j = 0; j < steps; j++) {
-		double c = dm->categorical ? (double)(dm->lo + j) : -1 + 2.0 * j / (steps - 1), m, sd, kx;
-		x[k] = c;
-		gp_predict(&R->model.gp, x, &m, &sd);
-		if (dm->categorical)
-			kx = j;
-		else if (dm->log)
-			kx = exp2(log2((double)dm->lo) + (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
-		else
-			kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
-		gpbuf_printf(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(m), exp(m - 1.96 * sd), exp(m + 1.96 * sd));
-	}
+	gp_knob_curve(&b, &R->model.gp, dm, k, x);
 	for (i = 0; i < 2; i++) { /* this machine's points, then the others' */
 		gpbuf_printf(&b, "EOD\n$%s << EOD\n", i ? "other" : "own");
 		for (j = 0; j < R->pool.npts; j++) {
@@ -582,21 +571,8 @@ static int html_knob(struct html *h, const struct rec *R, int k)
 			*(i ? &other : &own) += 1;
 		}
 	}
-	gpbuf_printf(&b, "EOD\nset xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n", dm->def->name,
-		     knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
-		     knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
-	if (dm->log)
-		gpbuf_printf(&b, "set logscale x 2\n");
-	if (dm->categorical) {
-		gpbuf_printf(&b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
-		for (j = 0; j <= dm->hi - dm->lo; j++) {
-			char w[64];
-			gpbuf_printf(&b, "%s'%s' %d", j ? ", " : "",
-				     gp_word(knob_format_value(dm->def, dm->lo + j, val, sizeof(val)), w, sizeof(w)),
-				     j);
-		}
-		gpbuf_printf(&b, ")\n");
-	}
+	gpbuf_printf(&b, "EOD\n");
+	gp_knob_axis(&b, dm);
 	gpbuf_printf(&b,
 		     "plot $p using 1:3:4 with filledcurves fc rgb '#ffd89b' fs transparent solid 0.5 title 'model: "
 		     "95%% band', $p using 1:2 with lines lw 2 lc rgb '#ff7f0e' title 'model: mean'");

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gp.h"
 #include "html.h"
+#include "knob.h"
+#include "space.h"
 #include "vmtune.h"
 
 static const char style[] =
@@ -264,4 +268,43 @@ int html_close(struct html *h, int rc)
 		unlink(h->tmp);
 	scratch_remove(h->dir);
 	return rc;
+}
+
+void gp_knob_curve(struct gpbuf *b, const struct gp *gp, const struct space_dim *dm, int k, double *x)
+{
+	int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 41, j;
+
+	for (j = 0; j < steps; j++) {
+		double c = dm->categorical ? (double)(dm->lo + j) : -1 + 2.0 * j / (steps - 1), m, sd, kx;
+		x[k] = c;
+		gp_predict(gp, x, &m, &sd);
+		/* the model between the values the knob takes too: a curve, not steps */
+		if (dm->categorical)
+			kx = j;
+		else if (dm->log)
+			kx = exp2(log2((double)dm->lo) + (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
+		else
+			kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
+		gpbuf_printf(b, "%.6g %.6g %.6g %.6g\n", kx, exp(m), exp(m - 1.96 * sd), exp(m + 1.96 * sd));
+	}
+}
+
+void gp_knob_axis(struct gpbuf *b, const struct space_dim *dm)
+{
+	char lo[64], hi[64], val[64], w[64];
+	long j;
+
+	gpbuf_printf(b, "set xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n", dm->def->name,
+		     knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+		     knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
+	if (dm->log)
+		gpbuf_printf(b, "set logscale x 2\n");
+	if (dm->categorical) {
+		gpbuf_printf(b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
+		for (j = 0; j <= dm->hi - dm->lo; j++)
+			gpbuf_printf(b, "%s'%s' %ld", j ? ", " : "",
+				     gp_word(knob_format_value(dm->def, dm->lo + j, val, sizeof(val)), w, sizeof(w)),
+				     j);
+		gpbuf_printf(b, ")\n");
+	}
 }

@@ -41,4 +41,14 @@ int html_draw(struct html *h, const char *script, int height);
 int html_draw_buf_h(struct html *h, struct gpbuf *b, int height);
 int html_draw_buf(struct html *h, struct gpbuf *b);
 
+struct gp;
+struct space_dim;
+/* The model's curve over one knob (coded dimension k of x, the others as x has
+ * them): rows "value mean low high" (the 95% band) in the knob's units, costs as
+ * ratios; an enum's choices by index. */
+void gp_knob_curve(struct gpbuf *b, const struct gp *gp, const struct space_dim *dm, int k, double *x);
+/* The x axis of a knob's chart: its name and range, a log scale, an enum's
+ * choices as tics; the y axis a cost relative to the original. */
+void gp_knob_axis(struct gpbuf *b, const struct space_dim *dm);
+
 #endif

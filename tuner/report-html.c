@@ -145,13 +145,13 @@ static int chart_knobs(struct html *h)
 	struct gp gp;
 	bool model = fit_model(S, &gp) == 0;
 	double x[SPACE_MAX + MACHINE_NFEAT];
-	int d, i, k;
+	int d, i;
 
 	for (d = 0; d < S->sp.d; d++) {
 		const struct space_dim *dm = &S->sp.dim[d];
 		struct gpbuf b = { 0 };
-		char id[64], title[200], lo[64], hi[64], val[64];
-		int n = 0, steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 41;
+		char id[64], title[200], val[64];
+		int n = 0;
 
 		snprintf(id, sizeof(id), "chart-knob-%d", d + 1);
 		snprintf(title, sizeof(title), "%s: measured points and the model", dm->def->name);
@@ -167,39 +167,10 @@ static int chart_knobs(struct html *h)
 		gpbuf_printf(&b, "EOD\n$p << EOD\n");
 		if (model) {
 			model_x(S, v->rec, x);
-			for (k = 0; k < steps; k++) {
-				double mean, sd,
-				    c = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1);
-				double kx; /* the model between the values the knob takes too: a curve, not steps */
-				x[d] = c;
-				gp_predict(&gp, x, &mean, &sd);
-				if (dm->categorical)
-					kx = k;
-				else if (dm->log)
-					kx = exp2(log2((double)dm->lo) +
-						  (c + 1) / 2 * (log2((double)dm->hi) - log2((double)dm->lo)));
-				else
-					kx = (double)dm->lo + (c + 1) / 2 * (double)(dm->hi - dm->lo);
-				gpbuf_printf(&b, "%.6g %.6g %.6g %.6g\n", kx, exp(mean), exp(mean - 1.96 * sd),
-					     exp(mean + 1.96 * sd));
-			}
+			gp_knob_curve(&b, &gp, dm, d, x);
 		}
 		gpbuf_printf(&b, "EOD\n");
-		gpbuf_printf(&b, "set xlabel '%s (%s..%s%s)'\nset ylabel 'cost relative to the original'\n",
-			     dm->def->name, knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
-			     knob_format_value(dm->def, dm->hi, hi, sizeof(hi)), dm->log ? ", log scale" : "");
-		if (dm->log)
-			gpbuf_printf(&b, "set logscale x 2\n");
-		if (dm->categorical) {
-			gpbuf_printf(&b, "set xrange [-0.5:%ld.5]\nset xtics (", dm->hi - dm->lo);
-			for (k = 0; k <= dm->hi - dm->lo; k++) {
-				char w[64];
-				gpbuf_printf(
-				    &b, "%s'%s' %d", k ? ", " : "",
-				    gp_word(knob_format_value(dm->def, dm->lo + k, val, sizeof(val)), w, sizeof(w)), k);
-			}
-			gpbuf_printf(&b, ")\n");
-		}
+		gp_knob_axis(&b, dm);
 		gpbuf_printf(&b, "plot ");
 		if (model)
 			gpbuf_printf(&b, dm->categorical

@@ -29,37 +29,28 @@ offers() { # WANT WORD... : the offer is exactly WANT (space-separated, sorted)
 		false
 	}
 }
-includes() { # WANT... -- WORD... : the offer holds each of WANT
-	local w=() got x
+# offer_has yes|no NAME... -- WORD... : the offer holds each NAME (yes), or none of
+# them and something else (no)
+offer_has() {
+	local want=$1 names=() got x
+	shift
 	while [ "$1" != -- ]; do
-		w+=("$1")
+		names+=("$1")
 		shift
 	done
 	shift
 	got=$(complete_words "$@")
-	for x in "${w[@]}"; do
-		grep -qxF -- "$x" <<<"$got" || {
-			echo "# '$x' not offered (offered: $(tr '\n' ' ' <<<"$got"))"
-			return 1
-		}
+	[ -n "$got" ] || { echo "# nothing offered"; return 1; }
+	for x in "${names[@]}"; do
+		if grep -qxF -- "$x" <<<"$got"; then
+			[ "$want" = yes ] || { echo "# '$x' offered"; return 1; }
+		else
+			[ "$want" = no ] || { echo "# '$x' not offered (offered: $(tr '\n' ' ' <<<"$got"))"; return 1; }
+		fi
 	done
 }
-lacks() { # NOT... -- WORD... : the offer holds none of NOT, and something else
-	local w=() got x
-	while [ "$1" != -- ]; do
-		w+=("$1")
-		shift
-	done
-	shift
-	got=$(complete_words "$@")
-	[ -n "$got" ] || return 1
-	for x in "${w[@]}"; do
-		! grep -qxF -- "$x" <<<"$got" || {
-			echo "# '$x' offered"
-			return 1
-		}
-	done
-}
+includes() { offer_has yes "$@"; }
+lacks() { offer_has no "$@"; }
 
 check "the script is valid bash" bash -n "$TOP/completion/vmtune.bash"
 
