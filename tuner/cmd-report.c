@@ -51,6 +51,9 @@ static void print_text(const char *path, const struct profile *p)
 		       p->evidence.baseline, p->evidence.best, p->evidence.change_pct, p->evidence.ci_lo,
 		       p->evidence.ci_hi,
 		       p->evidence.significant ? "significant" : "not significant: the original settings were kept");
+	if (p->evidence.run[0])
+		printf("run: %s in the results store it was searched with (report --html FILE draws it)\n",
+		       p->evidence.run);
 }
 
 static void print_json(const struct profile *p)
@@ -108,7 +111,8 @@ int cmd_report(int argc, char **argv)
 			print_cmd_help("report", "  RUN          a run in the results store (--db): its id or uuid "
 						 "(see 'vmtune runs'); none: the latest\n"
 						 "  PROFILE      a profile file: its settings and evidence\n"
-						 "  --html FILE  a run's report as one HTML page with its charts (gnuplot)\n"
+						 "  --html FILE  a run's report as one HTML page with its charts (gnuplot); with\n"
+						 "               a PROFILE, the run it came from (its evidence names it)\n"
 						 "  --json       machine-readable output\n");
 			return 0;
 		case 'j':
@@ -125,10 +129,17 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "name one run or one profile");
 	if (optind == argc || !is_profile(argv[optind]))
 		return report_run(optind == argc ? NULL : argv[optind], html);
-	if (html)
-		return usage_error("report", "--html draws a run from the results store; name the run (vmtune runs)");
 	if ((rc = profile_load(argv[optind], &p)) != 0)
 		return rc;
+	if (html) {
+		/* the profile's search, from the store */
+		if (!p.evidence.run[0])
+			return usage_error("report",
+					   "--html: %s does not name the run it came from (a profile written by an "
+					   "older search, or not by search): name the run (vmtune runs)",
+					   argv[optind]);
+		return report_run(p.evidence.run, html);
+	}
 	if (vt.json)
 		print_json(&p);
 	else

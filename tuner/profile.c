@@ -259,7 +259,18 @@ static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 		return get_long(l, v, key, &p->evidence.trials);
 	if (strcmp(key, "objective") == 0)
 		return each_pair(l, v, "evidence.objective", objective_pair);
-	return ydoc_error(l->y, k, "unknown key '%s' in evidence (known: workload, trials, objective)", key);
+	if (strcmp(key, "run") == 0) {
+		size_t i, n;
+		if (copy_string(l, v, key, p->evidence.run, sizeof(p->evidence.run)) < 0)
+			return -1;
+		n = strlen(p->evidence.run);
+		for (i = 0; i < n && strchr("0123456789abcdef", p->evidence.run[i]); i++)
+			;
+		if (n != 32 || i != n)
+			return ydoc_error(l->y, v, "run must be a run's uuid: 32 lowercase hex digits (see 'vmtune runs --json')");
+		return 0;
+	}
+	return ydoc_error(l->y, k, "unknown key '%s' in evidence (known: workload, trials, run, objective)", key);
 }
 
 static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -343,6 +354,8 @@ struct json_object *profile_json(const struct profile *p)
 		json_object *e = json_object_new_object();
 		json_object_object_add(e, "workload", json_object_new_string(p->evidence.workload));
 		json_object_object_add(e, "trials", json_object_new_int64(p->evidence.trials));
+		if (p->evidence.run[0])
+			json_object_object_add(e, "run", json_object_new_string(p->evidence.run));
 		json_object_object_add(e, "metric", json_object_new_string(p->evidence.metric));
 		json_object_object_add(e, "direction", json_object_new_string(p->evidence.direction));
 		json_object_object_add(e, "baseline", json_number(p->evidence.baseline));
@@ -464,7 +477,9 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 		yaml_event_t seq;
 		if (emit_scalar(e, "evidence", false) < 0 || emit_map(e, true, false) < 0 ||
 		    emit_kv(e, "workload", p->evidence.workload, false) < 0 ||
-		    emit_kl(e, "trials", p->evidence.trials) < 0 || emit_scalar(e, "objective", false) < 0 ||
+		    emit_kl(e, "trials", p->evidence.trials) < 0 ||
+		    (p->evidence.run[0] && emit_kv(e, "run", p->evidence.run, false) < 0) ||
+		    emit_scalar(e, "objective", false) < 0 ||
 		    emit_map(e, true, true) < 0 ||
 		    (p->evidence.metric[0] && emit_kv(e, "metric", p->evidence.metric, false) < 0) ||
 		    (p->evidence.direction[0] && emit_kv(e, "direction", p->evidence.direction, false) < 0) ||

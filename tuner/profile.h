@@ -40,6 +40,7 @@ struct profile {
 		char direction[8]; /* min or max */
 		double baseline, best, change_pct, ci_lo, ci_hi;
 		bool significant;
+		char run[40]; /* the uuid of the search's run in its results store, "" if not known */
 	} evidence;
 };
 

@@ -71,6 +71,9 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 			 S->o->wl[i].spec);
 	}
 	p.evidence.trials = S->trials_done;
+	/* the run in the store, which report PROFILE --html draws */
+	if (S->db && S->run_id > 0 && store_run_uuid(S->db, S->run_id, p.evidence.run, sizeof(p.evidence.run)) < 0)
+		p.evidence.run[0] = '\0';
 	if (S->o->nwl == 1) {
 		snprintf(p.evidence.metric, sizeof(p.evidence.metric), "%s", S->o->wl[0].metric);
 		snprintf(p.evidence.direction, sizeof(p.evidence.direction), "%s",

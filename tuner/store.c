@@ -412,6 +412,22 @@ long store_run_by_uuid(struct store *s, const char *uuid)
 	return id;
 }
 
+int store_run_uuid(struct store *s, long id, char *buf, size_t size)
+{
+	struct val p[] = { vint(id) };
+	struct rows r;
+	int rc = -1;
+
+	if (store_q(s, "SELECT uuid FROM runs WHERE id = $1", 1, p, &r) < 0)
+		return store_fail(s, "cannot read runs");
+	if (r.n && ctext(&r, 0, 0)) {
+		snprintf(buf, size, "%s", ctext(&r, 0, 0));
+		rc = 0;
+	}
+	store_rows_free(&r);
+	return rc;
+}
+
 int store_measurements_each(struct store *s, long run, store_meas_cb cb, void *arg)
 {
 	struct val p[] = { vint(run) };

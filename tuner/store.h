@@ -55,6 +55,8 @@ typedef int (*store_run_info_cb)(void *arg, const struct store_run *r);
 int store_runs_info(struct store *s, long run, store_run_info_cb cb, void *arg);
 /* The id of the run with that uuid, 0 if none, -1 on error. */
 long store_run_by_uuid(struct store *s, const char *uuid);
+/* The uuid of run id into buf (33 bytes or more); 0, or -1 on error or no such run. */
+int store_run_uuid(struct store *s, long id, char *buf, size_t size);
 /* Every measurement of a run in order, with its trial and the series the sampler
  * took while it ran (JSON text, NULL if none was kept). */
 struct store_meas {

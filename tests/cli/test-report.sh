@@ -60,7 +60,23 @@ expect 2 "report of a run that is not there" --db "$DB" report 99
 check "says so" err_has "holds no run 99 \\(see 'vmtune runs'\\)"
 expect 2 "report of a uuid that is not there" --db "$DB" report "abc<def>"
 check "escapes what it echoes" err_has "holds no run 'abc<def>'"
-expect 2 "report PROFILE --html is refused" --db "$DB" report "$T/p1.yaml" --html "$T/x.html"
+
+# a profile names the run it came from: report PROFILE shows it, --html draws it
+UUID1=$(sqlite3 "$DB" "select uuid from runs where id=1")
+check "the search's profile names its run" grep -qx "  run: $UUID1" "$T/p1.yaml"
+expect 0 "report PROFILE" report "$T/p1.yaml"
+check "says which run it came from" out_has "^run: $UUID1 in the results store it was searched with"
+expect 0 "report PROFILE --html" --db "$DB" report "$T/p1.yaml" --html "$T/p1.html"
+expect 0 "report 1 --html" --db "$DB" report 1 --html "$T/r1-again.html"
+check "is the page of its run" cmp "$T/p1.html" "$T/r1-again.html"
+sed '/^  run: /d' "$T/p1.yaml" >"$T/norun.yaml"
+expect 2 "report --html of a profile that names no run" --db "$DB" report "$T/norun.yaml" --html "$T/x.html"
+check "says so and the way out" err_has "norun.yaml does not name the run it came from .*name the run \\(vmtune runs\\)"
+check "and writes nothing" test ! -e "$T/x.html"
+sed 's/^  run: .*/  run: "..\/..\/etc"/' "$T/p1.yaml" >"$T/badrun.yaml"
+expect 2 "a profile whose run is not a uuid" report "$T/badrun.yaml"
+check "is refused with FILE:LINE:COLUMN" err_has "badrun.yaml:[0-9]+:[0-9]+: run must be a run's uuid"
+expect 2 "report --html of a profile whose run is not in the store" --db "$T/other.db" report "$T/p1.yaml" --html "$T/x.html"
 
 # --- the HTML pages --------------------------------------------------------------------
 for run in 1 2 3; do
