@@ -280,5 +280,16 @@ if [ -s /etc/machine-id ]; then
 	check "machine: the same id every time" test "$(jq -r .machine_id "$T/out")" = "$id"
 fi
 
+# --- the man page: every command and every option each command's --help names
+man_lacks=
+for c in $("$VMTUNE" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }'); do
+	grep -q "^\.B $(sed 's/-/\\\\-/g' <<<"$c")\b" "$TOP/man/vmtune.1" || man_lacks+=" $c"
+	for o in $("$VMTUNE" "$c" --help | sed '/^global options:/,$d' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$TOP/man/vmtune.1" || man_lacks+=" $c:$o"
+	done
+done
+check "the man page covers every command and option (missing:${man_lacks:- none})" test -z "$man_lacks"
+check "and man --warnings has nothing to say" sh -c "man --warnings -l '$TOP/man/vmtune.1' 2>&1 >/dev/null | grep . && exit 1 || exit 0"
+
 check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
