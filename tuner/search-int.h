@@ -116,6 +116,11 @@ struct search {
 /* search-score.c: points, scores against the interpolated baselines */
 int find_point(struct search *S, const long *vals);
 int add_point(struct search *S, const long *vals);
+/* A stored trial as the next observation (resume, report): its metrics, its
+ * probe's lateness (inter, stored less 1) and share played; failed if asked or a
+ * metric is missing. The caller has checked there is room. */
+struct obs *obs_stored(struct search *S, enum trial_kind k, long trial_id, const long *vals, int nmetrics,
+		       const double *metrics, const double *inter, const double *played, bool failed);
 double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t, double *i);
 void rescore(struct search *S);
 int best_point(const struct search *S);

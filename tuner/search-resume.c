@@ -155,8 +155,7 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	bool present[SPACE_MAX];
 	char why[256];
 	enum trial_kind k = trial_kind_parse(kind);
-	struct obs *ob;
-	int i, w;
+	int i;
 
 	if (seq >= S->next_seq)
 		S->next_seq = seq + 1;
@@ -176,7 +175,16 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	}
 	if (S->nobs >= MAX_OBS)
 		return error("run %ld has too many trials", S->o->resume);
-	ob = &S->obs[S->nobs++];
+	obs_stored(S, k, trial_id, vals, nmetrics, metrics, inter, played, failed);
+	return 0;
+}
+
+struct obs *obs_stored(struct search *S, enum trial_kind k, long trial_id, const long *vals, int nmetrics,
+		       const double *metrics, const double *inter, const double *played, bool failed)
+{
+	struct obs *ob = &S->obs[S->nobs++];
+	int w;
+
 	memset(ob, 0, sizeof(*ob));
 	ob->kind = k;
 	ob->trial_id = trial_id;
@@ -191,7 +199,7 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 	ob->failed |= failed; /* a broken requirement, say */
 	if (k == TK_CANDIDATE && ob->point > 0)
 		S->trials_done++;
-	return 0;
+	return ob;
 }
 
 /* Take up a stored run: its trials become this search's observations, and the

@@ -85,8 +85,7 @@ static int load_trial(void *arg, long trial_id, int seq, const char *kind, const
 	long vals[SPACE_MAX];
 	bool present[SPACE_MAX];
 	char why[256];
-	struct obs *ob;
-	int i, w;
+	int i;
 
 	(void)seq;
 	if (S->nobs >= MAX_OBS || S->npoints >= MAX_POINTS - 1)
@@ -96,21 +95,7 @@ static int load_trial(void *arg, long trial_id, int seq, const char *kind, const
 	for (i = 0; i < S->sp.d; i++)
 		if (!present[i])
 			return error("run %ld: trial %ld: %s", v->id, trial_id, why);
-	ob = &S->obs[S->nobs++];
-	memset(ob, 0, sizeof(*ob));
-	ob->kind = trial_kind_parse(kind);
-	ob->trial_id = trial_id;
-	ob->point = add_point(S, vals);
-	for (w = 0; w < S->o->nwl; w++) {
-		ob->metric[w] = w < nmetrics ? metrics[w] : NAN;
-		ob->inter[w] = w < nmetrics ? inter[w] + 1 : NAN;
-		ob->played[w] = w < nmetrics ? played[w] : NAN;
-		if (!isfinite(ob->metric[w]))
-			ob->failed = true;
-	}
-	ob->failed |= failed;
-	if (ob->kind == TK_CANDIDATE && ob->point > 0)
-		S->trials_done++;
+	obs_stored(S, trial_kind_parse(kind), trial_id, vals, nmetrics, metrics, inter, played, failed);
 	return 0;
 }
 
