@@ -20,6 +20,10 @@ struct advice {
 	bool swap_kind_seen;	    /* some pooled machine has this machine's kind of swap */
 	bool unsure;		    /* the 95% interval does not rule out a loss */
 	bool guess_only;	    /* a transfer across kinds of swap the model doubts: show, do not recommend */
+	/* sure on the whole pool, but not on the trials of this machine's kind of swap
+	 * alone (their model's prediction at vals) */
+	bool kind_doubts;
+	double kind_mean, kind_sd;
 };
 
 /* Fit the model to the pool for machine m and choose settings (knobs not free

@@ -325,6 +325,9 @@ static json_object *model_json(const struct rec *R, const char *what)
 	json_object_object_add(j, "machine", json_object_new_string(R->m.hostname));
 	json_object_object_add(j, "swap_as_searched", json_object_new_boolean(R->A.as_searched));
 	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(R->A.swap_kind_seen));
+	json_object_object_add(j, "sure", json_object_new_boolean(!R->A.unsure));
+	if (R->A.kind_doubts && isfinite(R->A.kind_mean))
+		json_object_object_add(j, "kind_alone_change_pct", json_number(pct(R->A.kind_mean)));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
 		if (!R->free[i])
@@ -358,7 +361,7 @@ static int recommend(struct rec *R, const char *knobs)
 	int nmatch, i, own, own_trials;
 	double best_sim = 0;
 	bool unsure, guess_only;
-	char unsure_reason[320];
+	char unsure_reason[320], unsure_msg[400];
 	const char *best_host = "";
 
 	if ((nmatch = pool_knobs(&R->q, found, sizeof(found))) < 0)
@@ -448,11 +451,27 @@ static int recommend(struct rec *R, const char *knobs)
 		 "guess beats the original settings (vmtune search --warm-start starts from the guess and "
 		 "measures it)",
 		 machine_swap_class(&R->m));
+	if (R->A.kind_doubts && !isfinite(R->A.kind_mean))
+		snprintf(unsure_msg, sizeof(unsure_msg),
+			 "the model is not sure these beat the original settings: the trials of this kind of swap "
+			 "(%s) are too few to support what the other kinds show; measure them (vmtune search "
+			 "--warm-start)",
+			 machine_swap_class(&R->m));
+	else if (R->A.kind_doubts)
+		snprintf(unsure_msg, sizeof(unsure_msg),
+			 "the model is not sure these beat the original settings: the trials of this kind of swap "
+			 "(%s) alone predict %+.1f%% (95%% interval %+.1f%% .. %+.1f%%); measure them (vmtune search "
+			 "--warm-start)",
+			 machine_swap_class(&R->m), pct(R->A.kind_mean), pct(R->A.kind_mean - 1.96 * R->A.kind_sd),
+			 pct(R->A.kind_mean + 1.96 * R->A.kind_sd));
+	else
+		snprintf(unsure_msg, sizeof(unsure_msg),
+			 "the model is not sure these beat the original settings: measure them (vmtune search "
+			 "--warm-start)");
 	if (R->html &&
 	    (i = write_html(R, what,
 			    guess_only ? unsure_reason
-			    : unsure   ? "the model is not sure these beat the original settings: measure them "
-					 "(vmtune search --warm-start)"
+			    : unsure   ? unsure_msg
 				       : "predicted by the model, not measured as such: vmtune search --warm-start "
 					 "measures it")) != 0)
 		return i;
@@ -491,8 +510,7 @@ static int recommend(struct rec *R, const char *knobs)
 		if (guess_only)
 			; /* the fallback below says it */
 		else if (unsure)
-			printf("the model is not sure these beat the original settings: measure them "
-			       "(vmtune search --warm-start)\n");
+			printf("%s\n", unsure_msg);
 		else
 			printf(
 			    "predicted by the model, not measured as such: vmtune search --warm-start measures it\n");

@@ -84,7 +84,9 @@ static double factorise(struct gp *gp)
 		for (j = 0; j <= i; j++) {
 			double k = kern(gp, gp->x + i * gp->d, gp->x + j * gp->d);
 			if (i == j) /* a point averaged over c measurements has 1/c of the noise */
-				k += exp(gp->log_sn2) / (gp->count ? gp->count[i] : 1) + 1e-9;
+				k += (gp->var && gp->var[i] > 0 ? gp->var[i] : exp(gp->log_sn2)) /
+					 (gp->count ? gp->count[i] : 1) +
+				     1e-9;
 			gsl_matrix_set(K, (size_t)i, (size_t)j, k);
 			gsl_matrix_set(K, (size_t)j, (size_t)i, k);
 		}
@@ -203,12 +205,17 @@ int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x
 	if (!(gp->ysd > 1e-12))
 		gp->ysd = 1;
 	if (rep) {
-		if (!(gp->count = malloc(sizeof(double) * (size_t)n))) {
+		if (!(gp->count = malloc(sizeof(double) * (size_t)n)) || !(gp->var = calloc((size_t)n, sizeof(double)))) {
 			gp_free(gp);
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
 			gp->count[i] = rep[i].count >= 1 ? rep[i].count : 1;
+			if (rep[i].var > 0 && isfinite(rep[i].var)) {
+				/* measured: it does not inform the fitted noise */
+				gp->var[i] = rep[i].var / (gp->ysd * gp->ysd);
+				continue;
+			}
 			if (rep[i].dof > 0 && isfinite(rep[i].ss) && rep[i].ss >= 0) {
 				gp->rep_dof += rep[i].dof;
 				gp->rep_ss += rep[i].ss / (gp->ysd * gp->ysd);
@@ -293,6 +300,7 @@ void gp_free(struct gp *gp)
 	free(gp->alpha);
 	free(gp->log_l);
 	free(gp->count);
+	free(gp->var);
 	if (gp->chol)
 		gsl_matrix_free(gp->chol);
 	memset(gp, 0, sizeof(*gp));

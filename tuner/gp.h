@@ -13,6 +13,7 @@ struct gp {
 	double *y;		 /* n, standardised */
 	double ymean, ysd;
 	double *count;		/* n measurements behind each point, or NULL (one each) */
+	double *var; /* a point's measured noise variance per measurement (standardised), 0: fitted; or NULL */
 	double rep_dof, rep_ss; /* the repeats' degrees of freedom and (standardised) squares */
 	double *log_l;		/* d length scales (log) */
 	double log_sf2, log_sn2;
@@ -36,6 +37,9 @@ int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, 
 struct gp_rep {
 	int count, dof;
 	double ss;
+	/* the per-measurement noise variance of this point's source (in the units of
+	 * y), when its repeats measured it; 0: the fitted noise */
+	double var;
 };
 int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
 		  const struct gp_rep *rep, int n, const struct gp *hyper);

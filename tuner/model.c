@@ -11,6 +11,31 @@
 #include "model.h"
 #include "vmtune.h"
 
+/* Each run's own noise where its repeats measured it (4 degrees of freedom or
+ * more, pooled over its settings): runs differ (a compressed swap device is
+ * noisier than a swapfile, one machine than another), and one fitted noise for
+ * all would make the quiet run's effect look surer on the noisy one's machine.
+ * Runs without enough repeats keep the fitted noise. */
+static void run_noise(const struct pool *p, struct gp_rep *rep)
+{
+	int r, i;
+
+	for (r = 0; r < p->nruns; r++) {
+		double ss = 0;
+		int dof = 0;
+		for (i = 0; i < p->npts; i++)
+			if (p->pts[i].run == r && p->pts[i].k >= 2) {
+				ss += p->pts[i].ss;
+				dof += p->pts[i].k - 1;
+			}
+		if (dof < 4 || !(ss > 0))
+			continue;
+		for (i = 0; i < p->npts; i++)
+			if (p->pts[i].run == r)
+				rep[i].var = ss / dof;
+	}
+}
+
 int model_fit(struct model *M, const struct pool *p, const struct space *sp, const double *feat, const double *extra_x,
 	      const double *extra_y, int nextra)
 {
@@ -46,6 +71,7 @@ int model_fit(struct model *M, const struct pool *p, const struct space *sp, con
 		rep[i].ss = p->pts[i].ss;
 		M->pt[i] = i;
 	}
+	run_noise(p, rep);
 	for (i = 0; i < nextra; i++) {
 		memcpy(x + (p->npts + i) * D, extra_x + i * D, sizeof(double) * (size_t)D);
 		y[p->npts + i] = extra_y[i];
