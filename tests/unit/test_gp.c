@@ -123,6 +123,7 @@ static void averaged_points_weigh_as_means(void **state)
 			x[i] = -1 + i / 3.0;
 			rep[i].count = i == 3 ? 30 : i == 6 ? 15 : 1;
 			rep[i].dof = 0;
+			rep[i].var = 0; /* the noise is fitted */
 			rep[i].ss = 0;
 			y[i] = 0;
 			if (i == 3) /* the yardstick: 0 by definition, no spread */
