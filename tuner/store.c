@@ -36,8 +36,8 @@ static const char *const schema[] = {
 	"  majflt BIGINT, minflt BIGINT, results TEXT NOT NULL, probe_p99_ms DOUBLE PRECISION,"
 	"  probe_played DOUBLE PRECISION, probe TEXT)",
 	/* the machine while a measurement ran: [[t, si, so, free_mb, psi_some], ...] (sampler.h) */
-	"CREATE TABLE IF NOT EXISTS series(measurement_id BIGINT PRIMARY KEY REFERENCES measurements(id),"
-	"  samples TEXT NOT NULL)",
+	("CREATE TABLE IF NOT EXISTS series(measurement_id BIGINT PRIMARY KEY REFERENCES measurements(id),"
+	 "  samples TEXT NOT NULL)"),
 	"CREATE INDEX IF NOT EXISTS trials_run ON trials(run_id)",
 	"CREATE INDEX IF NOT EXISTS measurements_trial ON measurements(trial_id)",
 };
