@@ -83,12 +83,12 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
-# the simulated workload whose answer is known (tests/search/effect.c)
-$(B)/tests/effect: tests/search/effect.c
+# the simulated workloads whose answers are known (tests/search/sim.c)
+$(B)/tests/sim: tests/search/sim.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
-check: all $(UNIT_BIN) $(B)/tests/effect crash-build $(B)/tests/fault.so
+check: all $(UNIT_BIN) $(B)/tests/sim crash-build $(B)/tests/fault.so
 	@tests/run-all
 
 # the fault tests' LD_PRELOAD library (tests/fault/fault.c)
@@ -102,7 +102,7 @@ $(B)/tests/fault.so: tests/fault/fault.c
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize:
 	@$(MAKE) -s B=build-san SAN="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all \
-		$(UNIT_SRC:tests/unit/%.c=build-san/tests/%) build-san/tests/effect
+		$(UNIT_SRC:tests/unit/%.c=build-san/tests/%) build-san/tests/sim
 	@rm -rf build-san/reports && mkdir -p build-san/reports
 	@ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-san/reports/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-san/reports/ubsan \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # confirm.sh - what a search's "significant" is worth, on a simulated workload whose
-# answer is known (tests/search/effect.c: 10% cheaper with vm.page-cluster >= 5,
+# answer is known (`sim effect` of tests/search/sim.c: 10% cheaper with vm.page-cluster >= 5,
 # or no effect at all, and NOISE log-normal noise per measurement), searching three
 # knobs (two of no effect) at the default budget. For SEARCHES seeds (default 200)
 # each: under the null, how often a search claims an improvement (the promise: at most
@@ -16,7 +16,7 @@ SEARCHES=${SEARCHES:-200}
 FIRST=${FIRST:-1} # the first seed: two halves can run side by side (FIRST=101 SEARCHES=100)
 NOISE=${NOISE:-0.1}
 OLD=${OLD-a461864}
-make -s all build/tests/effect
+make -s all build/tests/sim
 T=$(mktemp -d /tmp/vmtune-bench-XXXXXX)
 trap 'git -C "$TOP" worktree remove --force "$T/old" >/dev/null 2>&1; rm -rf "$T"' EXIT
 KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure
@@ -34,7 +34,7 @@ one() { # BIN EFFECT SEED
 	db=$r.db
 	"$TOP/tests/mkroot.sh" "$r"
 	echo "$3" >"$r/seed"
-	"$1" --root "$r" --db "$db" -q search --workload "exec:$TOP/build/tests/effect $2 $NOISE" --metric value \
+	"$1" --root "$r" --db "$db" -q search --workload "exec:$TOP/build/tests/sim effect $2 $NOISE" --metric value \
 		--minimize --knobs "$KNOBS" --seed "$3" -o "$r/p.yaml" >"$r/out" 2>&1 || true
 	printf '%s\t%s\n' "$(sqlite3 "$db" "select result from runs order by id desc limit 1" |
 		jq -r '[(if .significant then 1 else 0 end), .recommended["vm.page-cluster"], (.change_pct // "nan"),

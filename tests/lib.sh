@@ -3,8 +3,8 @@ T_N=0
 T_FAILED=0
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VMTUNE=${VMTUNE:-$TOP/build/vmtune}
-# the simulated workload whose answer is known (tests/search/effect.c), built beside vmtune
-EFFECT=${EFFECT:-$(dirname "$VMTUNE")/tests/effect}
+# the simulated workloads whose answers are known (tests/search/sim.c), built beside vmtune
+SIM=${SIM:-$(dirname "$VMTUNE")/tests/sim}
 
 pass() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
 fail() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test-confirm.sh - the short version of bench/confirm.sh, in every `make check`: on
-# a simulated workload whose answer is known (tests/search/effect.c, 10% log-normal
+# a simulated workload whose answer is known (`sim effect` of tests/search/sim.c, 10% log-normal
 # noise, seeded so each search is repeatable), searches of three knobs at the default
 # budget must claim few improvements when nothing matters, and find most true 10%
 # effects (page-cluster >= 5) with an interval that covers -10%. The bench runs 200
@@ -13,7 +13,7 @@ one() { # EFFECT SEED -> "significant pc lo hi"
 	local r=$T/r$2-$1
 	"$TOP/tests/mkroot.sh" "$r"
 	echo "$2" >"$r/seed"
-	"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$EFFECT $1 0.1" \
+	"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$SIM effect $1 0.1" \
 		--metric value --minimize --knobs vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure --seed "$2" \
 		-o "$r/p.yaml" >"$r.out" 2>&1
 	sqlite3 "$r.db" "select result from runs order by id desc limit 1" |

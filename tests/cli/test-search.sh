@@ -98,7 +98,7 @@ done
 # flat but noisy (10%, seeded): nothing the knob does matters, and the noise is real
 "$TOP/tests/mkroot.sh" "$T/flat"
 echo 7 >"$T/flat/seed"
-vt --root "$T/flat" search --workload "exec:$EFFECT 0 0.1" --metric value --minimize \
+vt --root "$T/flat" search --workload "exec:$SIM effect 0 0.1" --metric value --minimize \
 	--knobs vm.page-cluster --trials 8 --db "$T/n.db" -o "$T/n.yaml"
 check "a flat, noisy objective exits 0" test "$RC" = 0
 check "its measurements did vary (not a constant)" \
