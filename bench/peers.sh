@@ -11,7 +11,9 @@
 # original ones when nothing was significant; Optuna: the best trial): the gap to the
 # optimum in percent, a recommendation in the failing region counted apart (and as
 # the worst gap in the median). Prints markdown tables for bench/RESULTS.md. No root
-# needed; JOBS (default 2) seeds run side by side.
+# needed; JOBS (default 2) seeds run side by side. TOOLS picks some of vmtune-bo,
+# vmtune-random, optuna-tpe, optuna-random (the Optuna ones need vmtune-bo's count);
+# VMTUNE=BIN searches with another build of vmtune (an A/B of a change).
 set -eu
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -20,6 +22,8 @@ FIRST=${FIRST:-1}
 TRIALS=${TRIALS:-40}
 NOISES=${NOISES:-0.05 0.15}
 JOBS=${JOBS:-2}
+TOOLS=${TOOLS:-vmtune-bo vmtune-random optuna-tpe optuna-random}
+VMTUNE=${VMTUNE:-$TOP/build/vmtune}
 make -s all build/tests/sim
 /usr/bin/python3 -c 'import optuna' 2>/dev/null || { echo "peers.sh: needs Debian's python3-optuna" >&2; exit 1; }
 T=$(mktemp -d /tmp/vmtune-peers-XXXXXX)
@@ -37,11 +41,12 @@ gap() { # KNOB=VALUE... -> the true gap to the optimum in %, or "failed"
 one() { # NOISE SEED
 	local noise=$1 seed=$2 st r rec n budget=0
 	for st in bo random; do
+		[[ " $TOOLS " == *" vmtune-$st "* ]] || continue
 		r=$T/$st-$noise-$seed
 		rm -rf "$r" "$r.db"
 		"$TOP/tests/mkroot.sh" "$r"
 		echo "$seed" >"$r/seed"
-		"$TOP/build/vmtune" --root "$r" --db "$r.db" -q search --workload "exec:$SIM hard $noise" --metric value \
+		"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$SIM hard $noise" --metric value \
 			--minimize --knobs "$KNOBS" --strategy "$st" --trials "$TRIALS" --seed "$seed" -o "$r/p.yaml" \
 			>"$r.out" 2>&1 || true
 		rec=$(sqlite3 "$r.db" "select result from runs order by id desc limit 1" |
@@ -53,6 +58,7 @@ one() { # NOISE SEED
 		rm -rf "$r" "$r.db" "$r.out"
 	done
 	for st in tpe random; do
+		[[ " $TOOLS " == *" optuna-$st "* ]] || continue
 		# shellcheck disable=SC2046
 		rec=$(/usr/bin/python3 "$TOP/bench/peers.py" "$SIM" "$T/knobs.json" "$st" "$seed" "$noise" "$budget" \
 			$(tr , ' ' <<<"$KNOBS"))
@@ -61,7 +67,7 @@ one() { # NOISE SEED
 	done
 }
 export -f one gap
-export T TOP SIM KNOBS TRIALS
+export T TOP SIM KNOBS TRIALS TOOLS VMTUNE
 
 t0=$SECONDS
 for noise in $NOISES; do
@@ -77,7 +83,7 @@ for noise in $NOISES; do
 	echo
 	echo "| tool | median gap to the optimum | quartiles | within 3% | failing recommendations | median measurements |"
 	echo "|---|---|---|---|---|---|"
-	for tool in vmtune-bo vmtune-random optuna-tpe optuna-random; do
+	for tool in $TOOLS; do
 		awk -v n="$noise" -v t="$tool" '$1 == n && $3 == t' "$T/all" | sort -k2n >"$T/rows"
 		med_m=$(awk '{ print $5 }' "$T/rows" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 		awk '{ print ($4 == "failed" ? 1e9 : $4), ($4 == "failed") }' "$T/rows" | sort -g | awk -v t="$tool" -v mm="$med_m" '
@@ -91,7 +97,7 @@ for noise in $NOISES; do
 	done
 	echo
 	echo "gaps (%) by seed:"
-	for tool in vmtune-bo optuna-tpe; do
+	for tool in $TOOLS; do
 		echo "- $tool: $(awk -v n="$noise" -v t="$tool" '$1 == n && $3 == t { print $2, $4 }' "$T/all" | sort -n | awk '{ printf "%s ", $2 }')"
 	done
 done

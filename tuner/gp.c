@@ -1,7 +1,8 @@
 /* gp.c - Gaussian-process regression for the search: ARD squared-exponential
  * kernel over continuous coded knobs, an exponential Hamming kernel over enum
- * knobs, hyperparameters by maximum marginal likelihood (Nelder-Mead simplex on
- * the logs, clamped to sane boxes), Cholesky solves for the posterior. A point
+ * knobs, hyperparameters by maximum a posteriori (the marginal likelihood times weak
+ * priors on the length scales and the signal; Nelder-Mead simplex on the logs,
+ * clamped to sane boxes), Cholesky solves for the posterior. A point
  * that is the mean of several measurements carries the noise of that mean (the
  * fitted noise is per measurement, divided by the count), and the spread of those
  * repeats about their mean goes into the likelihood of the noise. */
@@ -25,6 +26,10 @@
 #define LOG_SF2_MAX (4.6)
 #define LOG_SN2_MIN (-11.5) /* 1e-5 of the signal: almost noiseless */
 #define LOG_SN2_MAX (0.0)
+#define PRIOR_LOG_L (0.0) /* log length scale ~ N(0, 1.5^2): 1, half the box, within a factor 20 */
+#define PRIOR_SD (1.5)	  /* and log signal variance ~ N(0, 1.5^2) of the standardised y */
+
+static double simplex_from(struct gp *gp, const gsl_vector *from, gsl_vector *best);
 
 static double clamp(double v, double lo, double hi)
 {
@@ -131,11 +136,137 @@ static double nll_fn(const gsl_vector *v, void *arg)
 		if (x > hi)
 			pen += (x - hi) * (x - hi);
 	}
+	/* weakly informative priors (a MAP fit): a length scale near the box's half
+	 * width and a signal near the standardised variance unless the data say
+	 * otherwise, so that many knobs and few points do not overfit */
+	for (i = 0; i < (size_t)gp->d; i++)
+		pen += 0.5 * (gp->log_l[i] - PRIOR_LOG_L) * (gp->log_l[i] - PRIOR_LOG_L) / (PRIOR_SD * PRIOR_SD);
+	pen += 0.5 * gp->log_sf2 * gp->log_sf2 / (PRIOR_SD * PRIOR_SD);
 	nll = factorise(gp);
 	return isfinite(nll) ? nll + pen : 1e30;
 }
 
+/* The gradient of nll_fn: d(nll)/d(theta) = tr((K^-1 - alpha alpha^T) dK/dtheta) / 2 for
+ * the marginal likelihood, plus the repeats' term, the priors and the pull back into
+ * the box. Outside its box a parameter is clamped, so only the pull moves it. Needs
+ * the factorisation of the same parameters (factorise). Returns -1 if K^-1 fails. */
+static int nll_gradient(struct gp *gp, const gsl_vector *v, gsl_vector *g)
+{
+	size_t n = (size_t)gp->n, D = (size_t)gp->d, i, j, k;
+	gsl_matrix *W = gsl_matrix_alloc(n, n);
+	double sn2 = exp(gp->log_sn2), sf2 = exp(gp->log_sf2), gsf = 0, gsn = 0, *gl = calloc(D, sizeof(double));
+
+	if (!W || !gl) {
+		if (W)
+			gsl_matrix_free(W);
+		free(gl);
+		return -1;
+	}
+	gsl_matrix_memcpy(W, gp->chol);
+	if (gsl_linalg_cholesky_invert(W) != GSL_SUCCESS) {
+		gsl_matrix_free(W);
+		free(gl);
+		return -1;
+	}
+	/* W = K^-1 - alpha alpha^T */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			gsl_matrix_set(W, i, j, gsl_matrix_get(W, i, j) - gp->alpha[i] * gp->alpha[j]);
+	for (i = 0; i < n; i++) {
+		const double *a = gp->x + i * D;
+		for (j = 0; j <= i; j++) {
+			const double *b = gp->x + j * D;
+			double w = gsl_matrix_get(W, i, j) * (i == j ? 0.5 : 1.0); /* each off-diagonal pair twice */
+			double kf = sf2 * exp(-dist(gp, a, b, 0, gp->d));
+			gsf += w * kf;
+			for (k = 0; k < D && i != j; k++) {
+				double l = exp(gp->log_l[k]);
+				if (gp->categorical[k])
+					gl[k] += w * kf * (a[k] != b[k]) / l;
+				else
+					gl[k] += w * kf * (a[k] - b[k]) * (a[k] - b[k]) / (l * l);
+			}
+			if (i == j && !(gp->var && gp->var[i] > 0))
+				gsn += w * sn2 / (gp->count ? gp->count[i] : 1);
+		}
+	}
+	if (gp->rep_dof > 0)
+		gsn += 0.5 * (gp->rep_dof - gp->rep_ss / sn2);
+	for (k = 0; k < D; k++)
+		gl[k] += (gp->log_l[k] - PRIOR_LOG_L) / (PRIOR_SD * PRIOR_SD);
+	gsf += gp->log_sf2 / (PRIOR_SD * PRIOR_SD);
+	for (i = 0; i < v->size; i++) {
+		double lo = i < D ? LOG_L_MIN : i == D ? LOG_SF2_MIN : LOG_SN2_MIN;
+		double hi = i < D ? LOG_L_MAX : i == D ? LOG_SF2_MAX : LOG_SN2_MAX;
+		double x = gsl_vector_get(v, i), d = i < D ? gl[i] : i == D ? gsf : gsn;
+		if (x < lo)
+			d = 2 * (x - lo);
+		else if (x > hi)
+			d = 2 * (x - hi);
+		gsl_vector_set(g, i, d);
+	}
+	gsl_matrix_free(W);
+	free(gl);
+	return 0;
+}
+
+static void nll_df(const gsl_vector *v, void *arg, gsl_vector *g)
+{
+	struct gp *gp = arg;
+
+	if (!(nll_fn(v, arg) < 1e30) || nll_gradient(gp, v, g) < 0)
+		gsl_vector_set_zero(g);
+}
+
+static void nll_fdf(const gsl_vector *v, void *arg, double *f, gsl_vector *g)
+{
+	struct gp *gp = arg;
+
+	*f = nll_fn(v, arg);
+	if (!(*f < 1e30) || nll_gradient(gp, v, g) < 0)
+		gsl_vector_set_zero(g);
+}
+
+double gp_objective(struct gp *gp, const double *params, double *grad)
+{
+	size_t np = (size_t)gp->d + 2;
+	gsl_vector_const_view v = gsl_vector_const_view_array(params, np);
+	gsl_vector_view g = gsl_vector_view_array(grad, np);
+	double f;
+
+	nll_fdf(&v.vector, gp, &f, &g.vector);
+	return f;
+}
+
+/* A local optimum of the posterior from start: quasi-Newton (BFGS) on the analytic
+ * gradient, then the simplex from where it stopped, which also rescues a line search
+ * that hit a K that is not positive definite. */
 static double optimise_from(struct gp *gp, const double *start, gsl_vector *best)
+{
+	size_t np = (size_t)gp->d + 2, i;
+	gsl_multimin_function_fdf fdf = { .n = np, .f = nll_fn, .df = nll_df, .fdf = nll_fdf, .params = gp };
+	gsl_multimin_fdfminimizer *q = gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, np);
+	gsl_vector *x = gsl_vector_alloc(np);
+	bool converged = false;
+	double val;
+	int iter;
+
+	for (i = 0; i < np; i++)
+		gsl_vector_set(x, i, start[i]);
+	gsl_multimin_fdfminimizer_set(q, &fdf, x, 0.1, 0.1);
+	for (iter = 0; iter < 200 && !converged; iter++) {
+		if (gsl_multimin_fdfminimizer_iterate(q) != GSL_SUCCESS)
+			break;
+		converged = gsl_multimin_test_gradient(gsl_multimin_fdfminimizer_gradient(q), 1e-3) == GSL_SUCCESS;
+	}
+	val = gsl_multimin_fdfminimizer_minimum(q);
+	gsl_vector_memcpy(best, gsl_multimin_fdfminimizer_x(q));
+	gsl_multimin_fdfminimizer_free(q);
+	gsl_vector_free(x);
+	return converged && val < 1e30 ? val : simplex_from(gp, best, best);
+}
+
+static double simplex_from(struct gp *gp, const gsl_vector *from, gsl_vector *best)
 {
 	size_t np = (size_t)gp->d + 2, i;
 	gsl_multimin_function f = { .n = np, .f = nll_fn, .params = gp };
@@ -144,10 +275,9 @@ static double optimise_from(struct gp *gp, const double *start, gsl_vector *best
 	double val;
 	int iter;
 
-	for (i = 0; i < np; i++) {
-		gsl_vector_set(x, i, start[i]);
-		gsl_vector_set(step, i, 0.7);
-	}
+	gsl_vector_memcpy(x, from);
+	for (i = 0; i < np; i++)
+		gsl_vector_set(step, i, 0.2);
 	gsl_multimin_fminimizer_set(m, &f, x, step);
 	for (iter = 0; iter < 300; iter++) {
 		if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
@@ -283,6 +413,36 @@ void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd)
 	*sd = gp->ysd * sqrt(var);
 }
 
+void gp_predict_diff(const struct gp *gp, const double *a, const double *b, int m, double *diff, double *sd)
+{
+	gsl_vector *k = gsl_vector_calloc((size_t)gp->n);
+	double mean = 0, var = 0;
+	int i, j;
+
+	/* L = (1/m) sum_j f(a_j) - f(b_j), a linear functional of f: its mean is
+	 * k_L^T alpha and its variance k(L, L) - |chol^-1 k_L|^2, with k_L the
+	 * covariance of L with each training point */
+	for (j = 0; j < m; j++)
+		for (i = 0; i < gp->n; i++)
+			*gsl_vector_ptr(k, (size_t)i) += (kern(gp, a + j * gp->d, gp->x + i * gp->d) -
+							  kern(gp, b + j * gp->d, gp->x + i * gp->d)) /
+							 m;
+	for (i = 0; i < gp->n; i++)
+		mean += gsl_vector_get(k, (size_t)i) * gp->alpha[i];
+	for (i = 0; i < m; i++)
+		for (j = 0; j < m; j++) {
+			const double *ai = a + i * gp->d, *bi = b + i * gp->d, *aj = a + j * gp->d, *bj = b + j * gp->d;
+			var += kern(gp, ai, aj) - kern(gp, ai, bj) - kern(gp, bi, aj) + kern(gp, bi, bj);
+		}
+	var /= (double)m * m;
+	gsl_blas_dtrsv(CblasLower, CblasNoTrans, CblasNonUnit, gp->chol, k);
+	for (i = 0; i < gp->n; i++)
+		var -= gsl_vector_get(k, (size_t)i) * gsl_vector_get(k, (size_t)i);
+	gsl_vector_free(k);
+	*diff = gp->ysd * mean;
+	*sd = gp->ysd * sqrt(var > 0 ? var : 0);
+}
+
 double gp_expected_improvement(const struct gp *gp, const double *x, double best)
 {
 	double mu, sd, z, imp;
@@ -291,6 +451,16 @@ double gp_expected_improvement(const struct gp *gp, const double *x, double best
 	imp = best - mu;
 	z = imp / sd;
 	return imp * gsl_cdf_ugaussian_P(z) + sd * gsl_ran_ugaussian_pdf(z);
+}
+
+double gp_success_probability(const struct gp *gpc, const double *x)
+{
+	double mu, sd;
+
+	gp_predict(gpc, x, &mu, &sd);
+	/* the label's mean through a probit, shrunk towards one half by the uncertainty:
+	 * +-1 with no doubt gives 0.98 or 0.02 */
+	return gsl_cdf_ugaussian_P(2 * mu / sqrt(1 + 4 * sd * sd));
 }
 
 void gp_free(struct gp *gp)

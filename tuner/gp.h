@@ -43,10 +43,23 @@ struct gp_rep {
 };
 int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
 		  const struct gp_rep *rep, int n, const struct gp *hyper);
+/* The fit's objective (the negative log posterior of the hyperparameters, up to a
+ * constant) at params (d log length scales, log signal, log noise) and its gradient
+ * in grad, for a gp whose data are set (after a fit): what the fit minimises. It
+ * leaves gp factorised at params. */
+double gp_objective(struct gp *gp, const double *params, double *grad);
 /* Posterior mean and standard deviation at x, in the units of y. */
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd);
+/* The posterior of the mean of f(a_j) - f(b_j) over m pairs (a and b are m x d): its
+ * mean and standard deviation (every covariance counted), in the units of y. */
+void gp_predict_diff(const struct gp *gp, const double *a, const double *b, int m, double *diff, double *sd);
 /* Expected improvement over best (minimisation). */
 double gp_expected_improvement(const struct gp *gp, const double *x, double best);
+/* Where runs fail, as a least-squares classifier: gpc is fitted on labels +1 (the
+ * settings' runs succeeded) and -1 (they failed), averaged per point; the chance that
+ * a run at x succeeds is the probit of the predicted label, shrunk towards 1/2 by its
+ * uncertainty. */
+double gp_success_probability(const struct gp *gpc, const double *x);
 /* The kernel's correlation of a and b over dimensions [from, to) only: how much
  * points that differ there share (1 = the same). */
 double gp_correlation(const struct gp *gp, const double *a, const double *b, int from, int to);

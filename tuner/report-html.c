@@ -511,10 +511,7 @@ static void header(struct html *h)
 		html_out(h, "<td>%s</td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
 		html_out(h, "<td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
 			 knob_format_value(dm->def, dm->hi, b, sizeof(b)));
-		if (isfinite(v->sens[i]))
-			html_out(h, "%.1f%%", v->sens[i]);
-		else
-			html_out(h, "-");
+		html_out(h, "%s", sens_format(&v->sens[i], a, sizeof(a)));
 		html_out(h, "</td></tr>\n");
 	}
 	html_out(

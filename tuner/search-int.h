@@ -135,11 +135,26 @@ void strategy_init(struct search *S);
 void strategy_unit(struct search *S, double *u);
 void next_candidate(struct search *S, long *vals);
 
+/* search.c: with --time, the seconds of the budget the search phase may take (the
+ * rest is kept for the race and the confirmation) */
+double search_phase_time(const struct search *S);
+
 /* strategy-bo.c: the surrogate */
 int fit_model(struct search *S, struct gp *gp);
 void model_x(const struct search *S, const long *vals, double *x);
-void bo_candidate(struct search *S, const struct gp *gp, long *out);
-void sensitivity(struct search *S, const long *rec, double *sens);
+int fit_failures(struct search *S, struct gp *gpc);
+void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, long *out);
+/* How much a knob matters by the fitted model: the predicted change of the score
+ * between its best and worst value on the model (a main effect, averaged over the
+ * settings measured), in percent, with the 95% band of that difference; a band that
+ * reaches 0 is no effect found. NAN without a model. */
+struct sens {
+	double pct, lo, hi;
+};
+void sensitivity(struct search *S, struct sens *sens);
+/* "23.4% (14.2 .. 33.5%)", "none found (under 4.1%)" or "-" */
+const char *sens_format(const struct sens *s, char *buf, size_t size);
+bool sens_found(const struct sens *s);
 
 /* search-confirm.c: finalists against the original, alternating */
 int confirm(struct search *S, struct confirm *c, int *nc);
@@ -196,7 +211,7 @@ struct run_view {
 	double change_pct, ci_lo, ci_hi;
 	long rec[SPACE_MAX];
 	int rec_point; /* -1: none */
-	double sens[SPACE_MAX];
+	struct sens sens[SPACE_MAX];
 	struct view_meas *m;
 	int nm, cap;
 };

@@ -230,22 +230,22 @@ static void tradeoff(const struct search *S)
 
 void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c)
 {
-	double sens[SPACE_MAX];
+	struct sens sens[SPACE_MAX];
 	char a[64], b[64];
 	int i;
 
 	progress_clear();
-	sensitivity(S, rec, sens);
+	sensitivity(S, sens);
 	printf("\n%-30s %-12s %-12s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "SENSITIVITY");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		char s[32] = "-";
-		if (isfinite(sens[i]))
-			snprintf(s, sizeof(s), "%.1f%%", sens[i]);
+		char s[64];
 		printf("%-30s %-12s %-12s %s\n", dm->def->name, knob_format_value(dm->def, dm->original, a, sizeof(a)),
-		       knob_format_value(dm->def, rec[i], b, sizeof(b)), s);
+		       knob_format_value(dm->def, rec[i], b, sizeof(b)), sens_format(&sens[i], s, sizeof(s)));
 	}
-	printf("(sensitivity: the model's predicted change of the score across the knob's search range)\n\n");
+	printf("(sensitivity: the model's predicted change of the score between the knob's best and worst value\n"
+	       " in its search range, averaged over the settings measured, with its 95%% band; none found: the\n"
+	       " band reaches no change)\n\n");
 	for (i = 0; i < nc; i++) {
 		static const char *const said[] = {
 			[CD_UNDECIDED] = "undecided when the budget ended",

@@ -317,7 +317,7 @@ int run_view_open(struct run_view **vp, const char *db, const char *which)
 	store_close(st);
 	rescore(&v->S);
 	load_result(v);
-	sensitivity(&v->S, v->rec, v->sens);
+	sensitivity(&v->S, v->sens);
 	*vp = v;
 	return 0;
 fail:
@@ -461,17 +461,17 @@ void run_view_print(const struct run_view *v)
 	printf("\n%-30s %-12s %-12s %-16s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "RANGE", "SENSITIVITY");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		char s[32] = "-", r[140];
-		if (isfinite(v->sens[i]))
-			snprintf(s, sizeof(s), "%.1f%%", v->sens[i]);
+		char s[64], r[140];
+		sens_format(&v->sens[i], s, sizeof(s));
 		snprintf(r, sizeof(r), "%s..%s", knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
 			 knob_format_value(dm->def, dm->hi, hi, sizeof(hi)));
 		printf("%-30s %-12s %-12s %-16s %s\n", dm->def->name,
 		       knob_format_value(dm->def, dm->original, a, sizeof(a)),
 		       knob_format_value(dm->def, v->rec[i], b, sizeof(b)), r, s);
 	}
-	printf("(sensitivity: the model's predicted change of the score across the knob's range, the others at the "
-	       "recommendation)\n\n");
+	printf("(sensitivity: the model's predicted change of the score between the knob's best and worst value\n"
+	       " in its range, averaged over the settings measured, with its 95%% band; none found: the band\n"
+	       " reaches no change)\n\n");
 	if (!v->has_result)
 		printf("decision: none: the run is %s; the recommended column is the best so far, not confirmed\n",
 		       v->status);
@@ -523,7 +523,11 @@ json_object *run_view_json(const struct run_view *v)
 		    x, "original", json_object_new_string(knob_format_value(dm->def, dm->original, a, sizeof(a))));
 		json_object_object_add(
 		    x, "recommended", json_object_new_string(knob_format_value(dm->def, v->rec[i], a, sizeof(a))));
-		json_object_object_add(x, "sensitivity_pct", json_number(v->sens[i]));
+		json_object_object_add(x, "sensitivity_pct", json_number(v->sens[i].pct));
+		json_object_object_add(x, "sensitivity_lo_pct", json_number(v->sens[i].lo));
+		json_object_object_add(x, "sensitivity_hi_pct", json_number(v->sens[i].hi));
+		if (isfinite(v->sens[i].pct))
+			json_object_object_add(x, "effect_found", json_object_new_boolean(sens_found(&v->sens[i])));
 		json_object_array_add(k, x);
 	}
 	json_object_object_add(o, "knobs", k);

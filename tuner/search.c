@@ -100,19 +100,25 @@ static void settle_setup(struct search *S)
 					  .nwarm = n };
 }
 
-static bool out_of_time(const struct search *S)
+double search_phase_time(const struct search *S)
 {
-	double per, reserve;
+	double per = S->runs ? S->run_time_sum / S->runs : 0, reserve;
 
-	if (S->o->time_budget <= 0)
-		return false;
-	per = S->runs ? S->run_time_sum / S->runs : 0;
 	/* keep time for the race and the whole confirmation (every round, every finalist,
 	 * every workload, with settling), but never more than half the budget: a search
 	 * that ends undecided has found nothing */
 	reserve = fmin(per * S->o->nwl * (race_runs(S->o) + S->o->confirm_max_rounds * (1 + S->o->finalists)),
 		       S->o->time_budget / 2);
-	return vt_now() - S->t0 + per * S->o->nwl + reserve > S->o->time_budget;
+	return S->o->time_budget - reserve;
+}
+
+static bool out_of_time(const struct search *S)
+{
+	double per = S->runs ? S->run_time_sum / S->runs : 0;
+
+	if (S->o->time_budget <= 0)
+		return false;
+	return vt_now() - S->t0 + per * S->o->nwl > search_phase_time(S);
 }
 
 static int search_loop(struct search *S)

@@ -1,7 +1,8 @@
 /* strategy-bo.c - the surrogate of --strategy bo: a Gaussian process over this
  * search's log costs (and, with --warm-start, the pooled trials with their
- * machine features), the candidate of highest expected improvement, and the
- * sensitivity of the score to each knob that the report prints. */
+ * machine features), a second one over where its runs failed, the candidate of
+ * highest expected improvement times the chance that it runs, and the sensitivity
+ * of the score to each knob that the report prints. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +26,61 @@ void model_x(const struct search *S, const long *vals, double *x)
 		space_encode_point(&S->sp, vals, x);
 }
 
-/* Expected improvement over the box: random points plus steps around the best
- * points, each rounded to valid values and scored there. Prefers settings not yet
- * tried; when every setting has been tried (a small space), the best EI re-measures. */
-void bo_candidate(struct search *S, const struct gp *gp, long *out)
+/* The incumbent: of the settings measured (the original included), the one whose
+ * posterior mean is lowest, and that mean. Against it, not against a lucky
+ * measurement, is improvement expected (noisy EI). Points whose every run failed are
+ * not candidates. */
+static int incumbent(struct search *S, const struct gp *gp, double *best_mu)
 {
-	double x[SPACE_MAX + MACHINE_NFEAT], best_log = HUGE_VAL, best_ei = -1, best_ei_seen = -1;
-	long vals[SPACE_MAX], seen[SPACE_MAX];
-	int order[8], nord = 0, i, j, k, tries;
+	double x[SPACE_MAX + MACHINE_NFEAT], mu, sd;
+	int i, best = 0;
 
-	for (i = 1; i < S->npoints; i++)
-		if (S->points[i].nobs && S->points[i].mean_log < best_log)
-			best_log = S->points[i].mean_log;
-	if (best_log > 0)
-		best_log = 0; /* the original scores log 1 = 0 */
-	/* the few best points, to search around them */
+	model_x(S, S->points[0].vals, x);
+	gp_predict(gp, x, best_mu, &sd);
+	for (i = 1; i < S->npoints; i++) {
+		bool ran = false;
+		for (int k = 0; k < S->nobs && !ran; k++)
+			ran = S->obs[k].point == i && !S->obs[k].failed &&
+			      (S->obs[k].kind == TK_CANDIDATE || S->obs[k].kind == TK_REPEAT);
+		if (!ran)
+			continue;
+		model_x(S, S->points[i].vals, x);
+		gp_predict(gp, x, &mu, &sd);
+		if (mu < *best_mu) {
+			*best_mu = mu;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Expected improvement (times the chance that the run succeeds, when runs have failed)
+ * over candidates: random points of the box, and steps around the incumbent and the
+ * few best points, each rounded to valid values and scored there. In the last third
+ * of the search (by trials or by time) the random points come from a trust region around the
+ * incumbent (a quarter of each coded range either side; an enum keeps its choice four
+ * times in five), and knobs the model finds irrelevant (a length scale over 12, the
+ * box being 2 wide) keep the incumbent's value, so that the remaining budget refines
+ * what matters instead of chasing the variance at the box's edges. Prefers settings
+ * not yet tried; when every setting has been tried (a small space), the best EI
+ * re-measures. */
+void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, long *out)
+{
+	double x[SPACE_MAX + MACHINE_NFEAT], inc_x[SPACE_MAX], best_mu, best_ei = -1, best_ei_seen = -1;
+	long vals[SPACE_MAX], seen[SPACE_MAX];
+	int order[8], nord = 0, i, j, k, tries, inc;
+	double done = (double)S->trials_done / S->o->trials;
+	bool late, held[SPACE_MAX];
+
+	inc = incumbent(S, gp, &best_mu);
+	space_encode_point(&S->sp, S->points[inc].vals, inc_x);
+	/* how far the search is: by trials, or by time when a budget of time ends it first */
+	if (S->o->time_budget > 0)
+		done = fmax(done, (vt_now() - S->t0) / search_phase_time(S));
+	late = !S->warm && done >= 2.0 / 3;
+	for (k = 0; k < S->sp.d; k++)
+		held[k] = late && gp->log_l[k] > log(12.0);
+	/* the few best points by their measurements, to search around them */
 	for (i = 0; i < S->npoints; i++) {
 		if (!S->points[i].nobs && i != 0)
 			continue;
@@ -66,14 +107,25 @@ void bo_candidate(struct search *S, const struct gp *gp, long *out)
 			for (k = 0; k < S->sp.d; k++) {
 				const struct space_dim *dm = &S->sp.dim[k];
 				double u = gsl_rng_uniform(S->rng);
-				x[k] = dm->categorical ? (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1)))
-						       : 2 * u - 1;
+				if (held[k])
+					x[k] = inc_x[k];
+				else if (dm->categorical)
+					x[k] = late && gsl_rng_uniform(S->rng) < 0.8
+						       ? inc_x[k]
+						       : (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1)));
+				else if (late)
+					x[k] = fmax(-1, fmin(1, inc_x[k] + 0.5 * (u - 0.5)));
+				else
+					x[k] = 2 * u - 1;
 			}
 		} else {
-			int base = order[(tries - 2500) % nord];
+			/* every third step is around the incumbent, the others around the best measured */
+			int base = tries % 3 == 0 ? inc : order[(tries - 2500) % nord];
 			space_encode_point(&S->sp, S->points[base].vals, x);
 			for (k = 0; k < S->sp.d; k++) {
 				const struct space_dim *dm = &S->sp.dim[k];
+				if (held[k])
+					continue;
 				if (dm->categorical) {
 					if (gsl_rng_uniform(S->rng) < 0.2)
 						x[k] = (double)(dm->lo + (long)(gsl_rng_uniform(S->rng) *
@@ -85,7 +137,9 @@ void bo_candidate(struct search *S, const struct gp *gp, long *out)
 		}
 		space_decode_point(&S->sp, x, vals); /* round to valid values */
 		model_x(S, vals, x);		     /* and score them there */
-		ei = gp_expected_improvement(gp, x, best_log);
+		ei = gp_expected_improvement(gp, x, best_mu);
+		if (gpc) /* where runs fail there is nothing to gain */
+			ei *= gp_success_probability(gpc, x);
 		if (find_point(S, vals) >= 0) {
 			if (ei > best_ei_seen) {
 				best_ei_seen = ei;
@@ -135,7 +189,10 @@ int fit_model(struct search *S, struct gp *gp)
 	y[n++] = 0;
 	for (i = 0; i < S->nobs; i++) {
 		const struct obs *ob = &S->obs[i];
-		if (ob->kind != TK_CANDIDATE && ob->kind != TK_REPEAT)
+		/* a failed run has no cost: where runs fail is fit_failures' business; the
+		 * confirmation's runs (only there once the search is over) are measurements
+		 * like the others for the report's model and sensitivity */
+		if ((ob->kind != TK_CANDIDATE && ob->kind != TK_REPEAT && ob->kind != TK_CONFIRM) || ob->failed)
 			continue;
 		model_x(S, S->points[ob->point].vals, x + n * D);
 		y[n++] = log(ob->score);
@@ -156,31 +213,126 @@ int fit_model(struct search *S, struct gp *gp)
 	return rc;
 }
 
-/* Predicted change of the score across each knob's range at the recommended
- * point: how much each knob matters, by the fitted model. */
-void sensitivity(struct search *S, const long *rec, double *sens)
+/* Where this search's runs failed: a classifier (gp_success_probability) over the
+ * settings tried, each labelled by the mean of its runs (+1 succeeded, -1 failed;
+ * the original settings' baselines count too). Returns -1, and fits nothing, when no
+ * run has failed: then every setting is as likely to succeed. */
+int fit_failures(struct search *S, struct gp *gpc)
 {
+	int D = model_dims(S), n = 0, nfail = 0, i, rc;
+	double *x = malloc(sizeof(double) * (size_t)(S->npoints * D)), *y = calloc((size_t)S->npoints, sizeof(double));
+	struct gp_rep *rep = calloc((size_t)S->npoints, sizeof(*rep));
+	int *row = malloc(sizeof(int) * (size_t)S->npoints);
+
+	if (!x || !y || !rep || !row) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < S->npoints; i++)
+		row[i] = -1;
+	for (i = 0; i < S->nobs; i++) {
+		const struct obs *ob = &S->obs[i];
+		int r;
+		if (ob->kind != TK_CANDIDATE && ob->kind != TK_REPEAT && ob->kind != TK_BASELINE)
+			continue;
+		if (row[ob->point] < 0) {
+			row[ob->point] = n;
+			model_x(S, S->points[ob->point].vals, x + n * D);
+			n++;
+		}
+		r = row[ob->point];
+		y[r] += ob->failed ? -1 : 1;
+		rep[r].count++;
+		nfail += ob->failed;
+	}
+	if (nfail == 0 || n < 2) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		y[i] /= rep[i].count;
+	rc = gp_fit_counts(gpc, D, S->warm ? S->cat : S->sp.categorical, x, y, rep, n, NULL);
+out:
+	free(x);
+	free(y);
+	free(rep);
+	free(row);
+	return rc;
+}
+
+/* Each knob's effect by the fitted model (struct sens), as a main effect: at each of
+ * its values across the range (nine steps, or every choice) the model's prediction
+ * averaged over the settings this search measured with that knob set to the value
+ * (the data's own mix of the other knobs, not one corner of the box); the difference
+ * between the value of highest and of lowest average, with the 95% band of that
+ * difference from its posterior. */
+void sensitivity(struct search *S, struct sens *sens)
+{
+	int D = model_dims(S), m = 0, i, j, k;
+	double *base = malloc(sizeof(double) * (size_t)(S->npoints * D));
+	double *xa = malloc(sizeof(double) * (size_t)(S->npoints * D));
+	double *xb = malloc(sizeof(double) * (size_t)(S->npoints * D));
 	struct gp gp;
-	double x[SPACE_MAX + MACHINE_NFEAT];
-	int i, k;
 
 	for (i = 0; i < S->sp.d; i++)
-		sens[i] = NAN;
-	if (fit_model(S, &gp) < 0)
-		return;
+		sens[i].pct = sens[i].lo = sens[i].hi = NAN;
+	if (!base || !xa || !xb || fit_model(S, &gp) < 0)
+		goto out;
+	for (j = 0; j < S->npoints; j++)
+		if (j == 0 || S->points[j].nobs)
+			model_x(S, S->points[j].vals, base + (m++) * D);
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		double lo = HUGE_VAL, hi = -HUGE_VAL, m, sd;
+		double lo = HUGE_VAL, hi = -HUGE_VAL, vlo = 0, vhi = 0, d, sd;
 		int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 9;
 
-		model_x(S, rec, x);
 		for (k = 0; k < steps; k++) {
-			x[i] = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1);
-			gp_predict(&gp, x, &m, &sd);
-			lo = fmin(lo, m);
-			hi = fmax(hi, m);
+			double v = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1), avg = 0, mu;
+			for (j = 0; j < m; j++) {
+				memcpy(xa, base + j * D, sizeof(double) * (size_t)D);
+				xa[i] = v;
+				gp_predict(&gp, xa, &mu, &sd);
+				avg += mu / m;
+			}
+			if (avg < lo) {
+				lo = avg;
+				vlo = v;
+			}
+			if (avg > hi) {
+				hi = avg;
+				vhi = v;
+			}
 		}
-		sens[i] = 100 * (exp(hi - lo) - 1);
+		memcpy(xa, base, sizeof(double) * (size_t)(m * D));
+		memcpy(xb, base, sizeof(double) * (size_t)(m * D));
+		for (j = 0; j < m; j++) {
+			xa[j * D + i] = vhi;
+			xb[j * D + i] = vlo;
+		}
+		gp_predict_diff(&gp, xa, xb, m, &d, &sd);
+		sens[i].pct = 100 * (exp(d) - 1);
+		sens[i].lo = 100 * (exp(d - 1.96 * sd) - 1);
+		sens[i].hi = 100 * (exp(d + 1.96 * sd) - 1);
 	}
 	gp_free(&gp);
+out:
+	free(base);
+	free(xa);
+	free(xb);
+}
+
+bool sens_found(const struct sens *s)
+{
+	return isfinite(s->lo) && s->lo > 0;
+}
+
+const char *sens_format(const struct sens *s, char *buf, size_t size)
+{
+	if (!isfinite(s->pct))
+		snprintf(buf, size, "-");
+	else if (!sens_found(s))
+		snprintf(buf, size, "none found (under %.1f%%)", s->hi);
+	else
+		snprintf(buf, size, "%.1f%% (%.1f .. %.1f%%)", s->pct, s->lo, s->hi);
+	return buf;
 }

@@ -113,7 +113,7 @@ static void grid_next(struct search *S, long *vals)
  * surrogate straight away: the pool stands in for the initial design. */
 static void bo_next(struct search *S, long *vals)
 {
-	struct gp gp;
+	struct gp gp, gpc;
 
 	if (S->warm && !S->warm_rec_tried) {
 		S->warm_rec_tried = true;
@@ -123,8 +123,11 @@ static void bo_next(struct search *S, long *vals)
 		}
 	}
 	if ((S->warm || S->trials_done >= n_initial(S)) && fit_model(S, &gp) == 0) {
-		bo_candidate(S, &gp, vals);
+		bool fails = fit_failures(S, &gpc) == 0;
+		bo_candidate(S, &gp, fails ? &gpc : NULL, vals);
 		gp_free(&gp);
+		if (fails)
+			gp_free(&gpc);
 		return;
 	}
 	design_next(S, vals);

@@ -44,7 +44,8 @@ expect 0 "report without an argument: the latest run" --db "$DB" report
 check "is run 3" out_has '^run 3 \([0-9a-f]+\): interrupted$'
 check "with no decision, and says why" out_has '^decision: none: the run is interrupted'
 expect 0 "report 1" --db "$DB" report 1
-check "names the workload and the knobs" out_has '^vm\.swappiness +60 +[0-9]+ +10\.\.200 +[0-9.]+%$'
+check "names the workload and the knobs, with each one's sensitivity and its band" \
+	out_has '^vm\.swappiness +60 +[0-9]+ +10\.\.200 +([0-9.]+% \(-?[0-9.]+ \.\. [0-9.]+%\)|none found \(under [0-9.]+%\))$'
 check "gives the decision and its interval" out_has '^decision: significant: -[0-9.]+% of the cost \(95% CI -[0-9.]+% \.\. -[0-9.]+%'
 check "and the seeds' blocks for both sides" out_has '^Averages for [0-9]+ exec:.* runs, recommended settings$'
 check "counting the trials" out_has '^trials: 10 settings tried in [0-9]+ measurements'

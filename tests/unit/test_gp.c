@@ -1,8 +1,11 @@
 /* test_gp.c - the Gaussian process learns a known function (numeric and enum
- * inputs), and the search space codes values to [-1, 1] and back. */
+ * inputs), its noise, the expected improvement of a known posterior and a known
+ * failure boundary, and the search space codes values to [-1, 1] and back. */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -158,6 +161,168 @@ static void averaged_points_weigh_as_means(void **state)
 	gsl_rng_free(r);
 }
 
+/* The noise the fit finds on data whose noise is known: a smooth curve plus N(0, 0.1^2)
+ * at 80 points; the fitted per-measurement variance (in the units of y) must be
+ * 0.01 within the spread a sample of 80 allows (a factor 1.5 either way). */
+static void fits_a_known_noise(void **state)
+{
+	const bool categorical[1] = { false };
+	double x[80], y[80], sn2;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct gp gp;
+	int i;
+
+	(void)state;
+	gsl_rng_set(r, 42);
+	for (i = 0; i < 80; i++) {
+		x[i] = -1 + 2.0 * i / 79;
+		y[i] = sin(2 * x[i]) + 0.5 * x[i] * x[i] + gsl_ran_gaussian(r, 0.1);
+	}
+	assert_int_equal(gp_fit(&gp, 1, categorical, x, y, 80), 0);
+	sn2 = exp(gp.log_sn2) * gp.ysd * gp.ysd;
+	print_message("# known noise variance 0.0100, fitted %.4f\n", sn2);
+	assert_true(sn2 > 0.01 / 1.5 && sn2 < 0.01 * 1.5);
+	gp_free(&gp);
+	gsl_rng_free(r);
+}
+
+/* The fit's gradient against central finite differences of its objective, on data with
+ * an enum, counts, repeats and one point's measured noise, at parameters inside the
+ * box; and the fit itself ends where the gradient vanishes (a local optimum, not a
+ * stalled search). */
+static void gradient_matches_finite_differences(void **state)
+{
+	const bool categorical[3] = { false, false, true };
+	double x[25 * 3], y[25], p[5] = { -0.4, 0.6, 1.1, 0.3, -3.0 }, g[5], gh[5], q[5], fp, fm, gmax = 0;
+	struct gp_rep rep[25];
+	struct gp gp;
+	int i, k;
+
+	(void)state;
+	sample(x, y, 25, 4242);
+	for (i = 0; i < 25; i++) {
+		rep[i] = (struct gp_rep){ .count = 1 + i % 3, .dof = i % 3, .ss = 0.02 * (i % 3), .var = 0 };
+		y[i] += 0.05 * sin(7.0 * i);
+	}
+	rep[4].var = 0.03; /* measured */
+	assert_int_equal(gp_fit_counts(&gp, 3, categorical, x, y, rep, 25, NULL), 0);
+	/* at the fit's own parameters the gradient is (nearly) zero */
+	for (k = 0; k < 3; k++)
+		q[k] = gp.log_l[k];
+	q[3] = gp.log_sf2;
+	q[4] = gp.log_sn2;
+	gp_objective(&gp, q, gh);
+	for (k = 0; k < 5; k++)
+		gmax = fmax(gmax, fabs(gh[k]));
+	print_message("# largest gradient component at the fitted parameters: %.2g\n", gmax);
+	assert_true(gmax < 1e-2);
+	/* elsewhere it matches the finite differences */
+	gp_objective(&gp, p, g);
+	for (k = 0; k < 5; k++) {
+		double h = 1e-5, num;
+		memcpy(q, p, sizeof(q));
+		q[k] = p[k] + h;
+		fp = gp_objective(&gp, q, gh);
+		q[k] = p[k] - h;
+		fm = gp_objective(&gp, q, gh);
+		num = (fp - fm) / (2 * h);
+		assert_true(fabs(num - g[k]) < 1e-4 * fmax(1, fabs(num)));
+	}
+	gp_free(&gp);
+}
+
+/* Expected improvement on a posterior known in closed form: one point (y = 5) with
+ * fixed hyperparameters (length scale 1, signal 1, noise 1e-4 of it). One unit away the
+ * mean is 5 and the variance 1 - e^-1 / (1 + 1e-4); the EI against best = 5 is
+ * sd * phi(0), against best = 6 it is sd * (z Phi(z) + phi(z)) with z = 1 / sd, and at
+ * the point itself, where the sd is 0.01, EI against 4 is next to nothing. */
+static void ei_on_a_known_posterior(void **state)
+{
+	const bool categorical[1] = { false };
+	double x0 = 0, y0 = 5, at = 1, l = 0, m, sd, sd_true = sqrt(1 - exp(-0.5) * exp(-0.5) / (1 + 1e-4)), z;
+	struct gp hyper = { .log_l = &l, .log_sf2 = 0, .log_sn2 = log(1e-4) }, gp;
+
+	(void)state;
+	assert_int_equal(gp_fit_with(&gp, 1, categorical, &x0, &y0, 1, &hyper), 0);
+	gp_predict(&gp, &at, &m, &sd);
+	assert_true(fabs(m - 5) < 1e-12);
+	assert_true(fabs(sd - sd_true) < 1e-6);
+	assert_true(fabs(gp_expected_improvement(&gp, &at, 5) - sd_true / sqrt(2 * M_PI)) < 1e-6);
+	z = 1 / sd_true;
+	assert_true(fabs(gp_expected_improvement(&gp, &at, 6) -
+			 sd_true * (z * gsl_cdf_ugaussian_P(z) + gsl_ran_ugaussian_pdf(z))) < 1e-6);
+	assert_true(gp_expected_improvement(&gp, &x0, 4) < 1e-12);
+	gp_free(&gp);
+}
+
+/* The posterior of a difference, which the sensitivity's band stands on: with two
+ * points (y 5 at 0, y 7 at 3; length scale 1, signal 1, noise 1e-4) the difference
+ * between 0 and 3 is -2 and nearly certain, between a point and itself 0 and certain,
+ * and between two points far from the data and from each other it has the variance of
+ * two independent predictions (each about the signal's); averaged over pairs, its mean
+ * is the mean of the pairs' and two independent pairs halve the variance of one. */
+static void difference_on_a_known_posterior(void **state)
+{
+	const bool categorical[1] = { false };
+	double x[2] = { 0, 3 }, y[2] = { 5, 7 }, l = 0, d, sd, m, s1, s2, far1 = 20, far2 = 40;
+	struct gp hyper = { .log_l = &l, .log_sf2 = 0, .log_sn2 = log(1e-4) }, gp;
+
+	(void)state;
+	assert_int_equal(gp_fit_with(&gp, 1, categorical, x, y, 2, &hyper), 0);
+	gp_predict_diff(&gp, &x[0], &x[1], 1, &d, &sd);
+	assert_true(fabs(d + 2) < 0.01 && sd < 0.05);
+	gp_predict_diff(&gp, &x[0], &x[0], 1, &d, &sd);
+	assert_true(fabs(d) < 1e-12 && sd < 1e-6);
+	gp_predict_diff(&gp, &far1, &far2, 1, &d, &sd);
+	gp_predict(&gp, &far1, &m, &s1);
+	gp_predict(&gp, &far2, &m, &s2);
+	assert_true(fabs(d) < 1e-9 && fabs(sd * sd - (s1 * s1 + s2 * s2)) < 1e-6);
+	/* averaged over pairs: the mean of the differences, and two independent far pairs
+	 * halve the variance of one */
+	{
+		double a[2] = { 0, 20 }, b[2] = { 3, 40 }, a2[2] = { 20, 60 }, b2[2] = { 40, 80 }, d1, d2, sd1;
+		gp_predict_diff(&gp, a, b, 2, &d, &sd);
+		gp_predict_diff(&gp, &a[0], &b[0], 1, &d1, &sd1);
+		gp_predict_diff(&gp, &a[1], &b[1], 1, &d2, &sd1);
+		assert_true(fabs(d - (d1 + d2) / 2) < 1e-9);
+		gp_predict_diff(&gp, a2, b2, 2, &d, &sd);
+		gp_predict_diff(&gp, &a2[0], &b2[0], 1, &d1, &sd1);
+		assert_true(fabs(sd * sd - sd1 * sd1 / 2) < 1e-3);
+	}
+	gp_free(&gp);
+}
+
+/* The failure classifier on a known boundary: runs fail left of x = 0.2 and succeed
+ * right of it (30 settings from -1 to 0.6, one run each). Well inside each side the
+ * chance of success must say so (under 0.2, over 0.8), it must cross one half at the
+ * boundary, and at 1, far from every setting tried, it must not be sure. */
+static void classifier_finds_a_known_boundary(void **state)
+{
+	const bool categorical[1] = { false };
+	double x[30], y[30], t;
+	struct gp gpc;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 30; i++) {
+		x[i] = -1 + 1.6 * i / 29; /* -1 .. 0.6: nothing tried beyond */
+		y[i] = x[i] < 0.2 ? -1 : 1;
+	}
+	assert_int_equal(gp_fit(&gpc, 1, categorical, x, y, 30), 0);
+	t = -0.7;
+	assert_true(gp_success_probability(&gpc, &t) < 0.2);
+	t = 0.5;
+	assert_true(gp_success_probability(&gpc, &t) > 0.8);
+	/* it crosses one half at the boundary, between the settings either side of it */
+	t = 0.1;
+	assert_true(gp_success_probability(&gpc, &t) < 0.5);
+	t = 0.3;
+	assert_true(gp_success_probability(&gpc, &t) > 0.5);
+	t = 1.0;
+	assert_true(gp_success_probability(&gpc, &t) > 0.1 && gp_success_probability(&gpc, &t) < 0.9);
+	gp_free(&gpc);
+}
+
 static void space_codes_and_rounds(void **state)
 {
 	struct space sp;
@@ -209,6 +374,11 @@ int main(void)
 		cmocka_unit_test(learns_a_known_function),
 		cmocka_unit_test(contributions_correlation_and_reuse),
 		cmocka_unit_test(averaged_points_weigh_as_means),
+		cmocka_unit_test(fits_a_known_noise),
+		cmocka_unit_test(gradient_matches_finite_differences),
+		cmocka_unit_test(ei_on_a_known_posterior),
+		cmocka_unit_test(difference_on_a_known_posterior),
+		cmocka_unit_test(classifier_finds_a_known_boundary),
 		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
 	};
 
