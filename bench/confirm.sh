@@ -21,7 +21,9 @@ T=$(mktemp -d /tmp/vmtune-bench-XXXXXX)
 trap 'git -C "$TOP" worktree remove --force "$T/old" >/dev/null 2>&1; rm -rf "$T"' EXIT
 KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure
 
-declare -A bins=([new]=$TOP/build/vmtune)
+# VMTUNE=BIN: the vmtune under test (default build/vmtune; a copy keeps a rebuild
+# during the bench out of its results)
+declare -A bins=([new]=${VMTUNE:-$TOP/build/vmtune})
 if [ -n "$OLD" ]; then
 	git -C "$TOP" worktree add --detach "$T/old" "$OLD" >/dev/null 2>&1
 	make -s -C "$T/old" all >/dev/null
