@@ -19,7 +19,7 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # fault suite's full file system)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
-	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion
+	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)

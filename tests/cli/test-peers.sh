@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# test-peers.sh - the short version of bench/peers.sh, in every `make check`: two
+# seeds at 5% noise on the hard simulated surface (`sim hard`: the original settings
+# 46.6% above the optimum). The bench must run end to end with all four tools, give
+# Optuna exactly the measurements vmtune's bo search used, and vmtune bo must end
+# within 10% of the optimum on both seeds. The live system must not change.
+. "$(dirname "$0")/../lib.sh"
+
+LIVE_BEFORE=$(live_snapshot)
+if ! /usr/bin/python3 -c 'import optuna' 2>/dev/null; then
+	skip "the peers bench" "no python3-optuna"
+	done_testing
+	exit
+fi
+SEEDS=2 NOISES=0.05 JOBS=2 VMTUNE=$VMTUNE "$TOP/bench/peers.sh" >"$T/out" 2>"$T/err"
+RC=$?
+check "bench/peers.sh SEEDS=2 NOISES=0.05 runs (exit $RC)" test "$RC" = 0
+sed 's/^/# /' "$T/out"
+row() { grep "^| $1 |" "$T/out"; }
+for tool in vmtune-bo vmtune-random optuna-tpe optuna-random; do
+	check "$tool: a row of 2 seeds" eval 'row "$tool" | grep -qE "\| [0-9]+ of 2 \|"'
+done
+m=$(row vmtune-bo | awk -F'|' '{ gsub(/ /, "", $7); print $7 }')
+check "Optuna got the measurements vmtune bo used ($m)" \
+	test "$(row optuna-tpe | awk -F'|' '{ gsub(/ /, "", $7); print $7 }')" = "$m" -a -n "$m"
+gaps=$(sed -n 's/^- vmtune-bo: //p' "$T/out" | head -1)
+check "vmtune bo ends within 10% of the optimum on both seeds ($gaps%)" \
+	awk -v g="$gaps" 'BEGIN { n = split(g, a, " "); if (n != 2) exit 1; for (i = 1; i <= n; i++) if (a[i] + 0 > 10) exit 1 }'
+check "no recommendation of vmtune in the failing region" eval 'row vmtune-bo | grep -qE "\| 0 \| [0-9.]+ \|$"'
+check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
+done_testing
