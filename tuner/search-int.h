@@ -107,6 +107,7 @@ struct search {
 	bool cat[SPACE_MAX + MACHINE_NFEAT];
 	long warm_rec[SPACE_MAX]; /* what recommend would say, tried first */
 	bool warm_rec_tried;
+	unsigned long held_said; /* the knobs bo has said it holds (bits of dims) */
 	/* the hyperparameters of the last full fit, reused between refits */
 	double hyper_l[SPACE_MAX + MACHINE_NFEAT], hyper_sf2, hyper_sn2;
 	bool have_hyper;

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
+#include "knob.h"
 #include "search-int.h"
 #include "vmtune.h"
 
@@ -78,8 +81,16 @@ void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, l
 	if (S->o->time_budget > 0)
 		done = fmax(done, (vt_now() - S->t0) / search_phase_time(S));
 	late = !S->warm && done >= 2.0 / 3;
-	for (k = 0; k < S->sp.d; k++)
+	for (k = 0; k < S->sp.d; k++) {
 		held[k] = late && gp->log_l[k] > log(12.0);
+		if (held[k] && k < (int)(8 * sizeof(S->held_said)) && !(S->held_said & (1UL << k))) {
+			char a[64];
+			S->held_said |= 1UL << k;
+			search_say(S, "%s: the model finds no effect (length scale %.0f of the range); held at %s from here",
+				   S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
+				   knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
+		}
+	}
 	/* the few best points by their measurements, to search around them */
 	for (i = 0; i < S->npoints; i++) {
 		if (!S->points[i].nobs && i != 0)
@@ -265,7 +276,7 @@ out:
  * averaged over the settings this search measured with that knob set to the value
  * (the data's own mix of the other knobs, not one corner of the box); the difference
  * between the value of highest and of lowest average, with the 95% band of that
- * difference from its posterior. */
+ * difference from its posterior, wide enough to hold for all pairs of values at once. */
 void sensitivity(struct search *S, struct sens *sens)
 {
 	int D = model_dims(S), m = 0, i, j, k;
@@ -283,7 +294,7 @@ void sensitivity(struct search *S, struct sens *sens)
 			model_x(S, S->points[j].vals, base + (m++) * D);
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
-		double lo = HUGE_VAL, hi = -HUGE_VAL, vlo = 0, vhi = 0, d, sd;
+		double lo = HUGE_VAL, hi = -HUGE_VAL, vlo = 0, vhi = 0, d, sd, z;
 		int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 9;
 
 		for (k = 0; k < steps; k++) {
@@ -309,10 +320,14 @@ void sensitivity(struct search *S, struct sens *sens)
 			xa[j * D + i] = vhi;
 			xb[j * D + i] = vlo;
 		}
+		/* the pair was picked for its difference: the band holds for every pair of
+		 * values at once (Bonferroni over the steps' pairs), so that the pick keeps
+		 * it a 95% band */
+		z = gsl_cdf_ugaussian_Qinv(0.025 / (steps * (steps - 1) / 2.0));
 		gp_predict_diff(&gp, xa, xb, m, &d, &sd);
 		sens[i].pct = 100 * (exp(d) - 1);
-		sens[i].lo = 100 * (exp(d - 1.96 * sd) - 1);
-		sens[i].hi = 100 * (exp(d + 1.96 * sd) - 1);
+		sens[i].lo = 100 * (exp(d - z * sd) - 1);
+		sens[i].hi = 100 * (exp(d + z * sd) - 1);
 	}
 	gp_free(&gp);
 out:

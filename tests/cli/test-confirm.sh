@@ -3,9 +3,10 @@
 # a simulated workload whose answer is known (`sim effect` of tests/search/sim.c, 10% log-normal
 # noise, seeded so each search is repeatable), searches of three knobs at the default
 # budget must claim few improvements when nothing matters, and find most true 10%
-# effects (page-cluster >= 5) with an interval that covers -10%, and the report's
-# sensitivity must rarely find an effect of the knobs that have none, and find
-# page-cluster's more often than that. The bench runs 200 searches each and records the rates; here SEARCHES
+# effects (page-cluster >= 5) with an interval that covers -10%; the report's
+# sensitivity must rarely find an effect of the knobs that have none, and find a 30%
+# effect of page-cluster in most of SEARCHES/4 more searches (a 10% one is mostly
+# within its band). The bench runs 200 searches each and records the rates; here SEARCHES
 # (default 20) of each.
 . "$(dirname "$0")/../lib.sh"
 
@@ -43,7 +44,14 @@ check "a true 10% effect: at least 70% of $N searches find it ($found)" test "$(
 check "its interval covers the true -10% ($covered of $found)" test "$covered" -ge "$((found - 1))"
 check "the report's sensitivity says 'none found' for knobs without an effect in at least 90% of reports ($null_found of $((5 * N)) found one)" \
 	test "$((null_found * 10))" -le "$((5 * N))"
-check "and finds page-cluster's effect at a higher rate than one that is not there ($pc_found of $N, against $null_found of $((5 * N)))" \
-	test "$((pc_found * 5))" -gt "$null_found"
+# a 30% effect (the cost 7 instead of 10), which the model's band can resolve
+strong=0
+for s in $(seq "$((N / 4))"); do
+	read -r sig pc lo hi e1 e2 e3 < <(one 0.30 "$s")
+	strong=$((strong + e1))
+done
+echo "# sensitivity: a 30% effect of page-cluster found in $strong of $((N / 4)) searches"
+check "and finds a 30% effect of page-cluster in most searches ($strong of $((N / 4)))" \
+	test "$((strong * 2))" -gt "$((N / 4))"
 check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
