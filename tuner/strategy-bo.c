@@ -86,7 +86,7 @@ void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, l
 		if (held[k] && k < (int)(8 * sizeof(S->held_said)) && !(S->held_said & (1UL << k))) {
 			char a[64];
 			S->held_said |= 1UL << k;
-			search_say(S, "%s: the model finds no effect (length scale %.0f of the range); held at %s from here",
+			search_say(S, "%s: the model finds no effect (length scale %.0f times its range); held at %s from here",
 				   S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
 				   knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
 		}
