@@ -76,15 +76,12 @@ static long read_knob(const char *root, const char *name, long dflt, int must, c
 	fclose(f);
 	if (word) { /* the kernel's "a [b] c", or the plain word a --root tree holds after a write */
 		a = strchr(buf, '[');
-		b = a ? strchr(a, ']') : NULL;
-		if (!a) {
-			a = buf - 1;
-			b = buf + strcspn(buf, " \n");
-		}
-		if (!b || b == a + 1 || (size_t)(b - a - 1) >= wsize)
+		a = a ? a + 1 : buf;
+		b = a != buf ? strchr(a, ']') : a + strcspn(a, " \n");
+		if (!b || b == a || (size_t)(b - a) >= wsize)
 			die("no choice", path);
-		memcpy(word, a + 1, (size_t)(b - a - 1));
-		word[b - a - 1] = '\0';
+		memcpy(word, a, (size_t)(b - a));
+		word[b - a] = '\0';
 		return 0;
 	}
 	if (sscanf(buf, "%ld", &v) != 1) {
