@@ -413,36 +413,6 @@ void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd)
 	*sd = gp->ysd * sqrt(var);
 }
 
-void gp_predict_diff(const struct gp *gp, const double *a, const double *b, int m, double *diff, double *sd)
-{
-	gsl_vector *k = gsl_vector_calloc((size_t)gp->n);
-	double mean = 0, var = 0;
-	int i, j;
-
-	/* L = (1/m) sum_j f(a_j) - f(b_j), a linear functional of f: its mean is
-	 * k_L^T alpha and its variance k(L, L) - |chol^-1 k_L|^2, with k_L the
-	 * covariance of L with each training point */
-	for (j = 0; j < m; j++)
-		for (i = 0; i < gp->n; i++)
-			*gsl_vector_ptr(k, (size_t)i) += (kern(gp, a + j * gp->d, gp->x + i * gp->d) -
-							  kern(gp, b + j * gp->d, gp->x + i * gp->d)) /
-							 m;
-	for (i = 0; i < gp->n; i++)
-		mean += gsl_vector_get(k, (size_t)i) * gp->alpha[i];
-	for (i = 0; i < m; i++)
-		for (j = 0; j < m; j++) {
-			const double *ai = a + i * gp->d, *bi = b + i * gp->d, *aj = a + j * gp->d, *bj = b + j * gp->d;
-			var += kern(gp, ai, aj) - kern(gp, ai, bj) - kern(gp, bi, aj) + kern(gp, bi, bj);
-		}
-	var /= (double)m * m;
-	gsl_blas_dtrsv(CblasLower, CblasNoTrans, CblasNonUnit, gp->chol, k);
-	for (i = 0; i < gp->n; i++)
-		var -= gsl_vector_get(k, (size_t)i) * gsl_vector_get(k, (size_t)i);
-	gsl_vector_free(k);
-	*diff = gp->ysd * mean;
-	*sd = gp->ysd * sqrt(var > 0 ? var : 0);
-}
-
 double gp_expected_improvement(const struct gp *gp, const double *x, double best)
 {
 	double mu, sd, z, imp;

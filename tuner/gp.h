@@ -50,9 +50,6 @@ int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x
 double gp_objective(struct gp *gp, const double *params, double *grad);
 /* Posterior mean and standard deviation at x, in the units of y. */
 void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd);
-/* The posterior of the mean of f(a_j) - f(b_j) over m pairs (a and b are m x d): its
- * mean and standard deviation (every covariance counted), in the units of y. */
-void gp_predict_diff(const struct gp *gp, const double *a, const double *b, int m, double *diff, double *sd);
 /* Expected improvement over best (minimisation). */
 double gp_expected_improvement(const struct gp *gp, const double *x, double best);
 /* Where runs fail, as a least-squares classifier: gpc is fitted on labels +1 (the

@@ -515,8 +515,9 @@ static void header(struct html *h)
 		html_out(h, "</td></tr>\n");
 	}
 	html_out(
-	    h, "</table>\n<p>Sensitivity: the model's predicted change of the cost across the knob's range, the other "
-	       "knobs at the recommended settings.</p>\n");
+	    h, "</table>\n<p>Sensitivity: the change of the cost between the knob's worst and best value, by a "
+	       "least-squares fit of each knob's main effect to the runs measured, with its 95%% band; none found: the "
+	       "band reaches no change.</p>\n");
 	(void)buf;
 }
 

@@ -145,14 +145,18 @@ int fit_model(struct search *S, struct gp *gp);
 void model_x(const struct search *S, const long *vals, double *x);
 int fit_failures(struct search *S, struct gp *gpc);
 void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, long *out);
-/* How much a knob matters by the fitted model: the predicted change of the score
- * between its best and worst value on the model (a main effect, averaged over the
- * settings measured), in percent, with the 95% band of that difference; a band that
- * reaches 0 is no effect found. NAN without a model. */
+/* How much a knob matters: the change of the score between its worst and best
+ * value across its range (a main effect), in percent, with the 95% band of that
+ * difference; a band that reaches 0 is no effect found. NAN where it cannot be told. */
 struct sens {
 	double pct, lo, hi;
 };
+/* sensitivity.c: each knob's main effect from a least-squares response surface
+ * over the search's measurements, with its 95% band (NAN where it cannot be told) */
 void sensitivity(struct search *S, struct sens *sens);
+/* The same from rows of coded points x (n x d) and their log costs y, for the unit
+ * tests too; -1 (all NAN) when too few rows are left for a residual variance. */
+int sens_fit(int n, int d, const double *x, const double *y, const bool *categorical, struct sens *sens);
 /* "23.4% (14.2 .. 33.5%)", "none found (under 4.1%)" or "-" */
 const char *sens_format(const struct sens *s, char *buf, size_t size);
 bool sens_found(const struct sens *s);

@@ -243,9 +243,9 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		printf("%-30s %-12s %-12s %s\n", dm->def->name, knob_format_value(dm->def, dm->original, a, sizeof(a)),
 		       knob_format_value(dm->def, rec[i], b, sizeof(b)), sens_format(&sens[i], s, sizeof(s)));
 	}
-	printf("(sensitivity: the model's predicted change of the score between the knob's best and worst value\n"
-	       " in its search range, averaged over the settings measured, with its 95%% band; none found: the\n"
-	       " band reaches no change)\n\n");
+	printf("(sensitivity: the change of the score between the knob's worst and best value, by a least-squares\n"
+	       " fit of each knob's main effect to the runs measured, with its 95%% band; none found: the band\n"
+	       " reaches no change)\n\n");
 	for (i = 0; i < nc; i++) {
 		static const char *const said[] = {
 			[CD_UNDECIDED] = "undecided when the budget ended",

@@ -469,8 +469,8 @@ void run_view_print(const struct run_view *v)
 		       knob_format_value(dm->def, dm->original, a, sizeof(a)),
 		       knob_format_value(dm->def, v->rec[i], b, sizeof(b)), r, s);
 	}
-	printf("(sensitivity: the model's predicted change of the score between the knob's best and worst value\n"
-	       " in its range, averaged over the settings measured, with its 95%% band; none found: the band\n"
+	printf("(sensitivity: the change of the score between the knob's worst and best value, by a least-squares\n"
+	       " fit of each knob's main effect to the runs measured, with its 95%% band; none found: the band\n"
 	       " reaches no change)\n\n");
 	if (!v->has_result)
 		printf("decision: none: the run is %s; the recommended column is the best so far, not confirmed\n",

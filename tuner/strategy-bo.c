@@ -1,14 +1,12 @@
 /* strategy-bo.c - the surrogate of --strategy bo: a Gaussian process over this
  * search's log costs (and, with --warm-start, the pooled trials with their
  * machine features), a second one over where its runs failed, the candidate of
- * highest expected improvement times the chance that it runs, and the sensitivity
- * of the score to each knob that the report prints. */
+ * highest expected improvement times the chance that it runs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "knob.h"
 #include "search-int.h"
@@ -269,85 +267,4 @@ out:
 	free(rep);
 	free(row);
 	return rc;
-}
-
-/* Each knob's effect by the fitted model (struct sens), as a main effect: at each of
- * its values across the range (nine steps, or every choice) the model's prediction
- * averaged over the settings this search measured with that knob set to the value
- * (the data's own mix of the other knobs, not one corner of the box); the difference
- * between the value of highest and of lowest average, with the 95% band of that
- * difference from its posterior, wide enough to hold for all pairs of values at once. */
-void sensitivity(struct search *S, struct sens *sens)
-{
-	int D = model_dims(S), m = 0, i, j, k;
-	double *base = malloc(sizeof(double) * (size_t)(S->npoints * D));
-	double *xa = malloc(sizeof(double) * (size_t)(S->npoints * D));
-	double *xb = malloc(sizeof(double) * (size_t)(S->npoints * D));
-	struct gp gp;
-
-	for (i = 0; i < S->sp.d; i++)
-		sens[i].pct = sens[i].lo = sens[i].hi = NAN;
-	if (!base || !xa || !xb || fit_model(S, &gp) < 0)
-		goto out;
-	for (j = 0; j < S->npoints; j++)
-		if (j == 0 || S->points[j].nobs)
-			model_x(S, S->points[j].vals, base + (m++) * D);
-	for (i = 0; i < S->sp.d; i++) {
-		const struct space_dim *dm = &S->sp.dim[i];
-		double lo = HUGE_VAL, hi = -HUGE_VAL, vlo = 0, vhi = 0, d, sd, z;
-		int steps = dm->categorical ? (int)(dm->hi - dm->lo + 1) : 9;
-
-		for (k = 0; k < steps; k++) {
-			double v = dm->categorical ? (double)(dm->lo + k) : -1 + 2.0 * k / (steps - 1), avg = 0, mu;
-			for (j = 0; j < m; j++) {
-				memcpy(xa, base + j * D, sizeof(double) * (size_t)D);
-				xa[i] = v;
-				gp_predict(&gp, xa, &mu, &sd);
-				avg += mu / m;
-			}
-			if (avg < lo) {
-				lo = avg;
-				vlo = v;
-			}
-			if (avg > hi) {
-				hi = avg;
-				vhi = v;
-			}
-		}
-		memcpy(xa, base, sizeof(double) * (size_t)(m * D));
-		memcpy(xb, base, sizeof(double) * (size_t)(m * D));
-		for (j = 0; j < m; j++) {
-			xa[j * D + i] = vhi;
-			xb[j * D + i] = vlo;
-		}
-		/* the pair was picked for its difference: the band holds for every pair of
-		 * values at once (Bonferroni over the steps' pairs), so that the pick keeps
-		 * it a 95% band */
-		z = gsl_cdf_ugaussian_Qinv(0.025 / (steps * (steps - 1) / 2.0));
-		gp_predict_diff(&gp, xa, xb, m, &d, &sd);
-		sens[i].pct = 100 * (exp(d) - 1);
-		sens[i].lo = 100 * (exp(d - z * sd) - 1);
-		sens[i].hi = 100 * (exp(d + z * sd) - 1);
-	}
-	gp_free(&gp);
-out:
-	free(base);
-	free(xa);
-	free(xb);
-}
-
-bool sens_found(const struct sens *s)
-{
-	return isfinite(s->lo) && s->lo > 0;
-}
-
-const char *sens_format(const struct sens *s, char *buf, size_t size)
-{
-	if (!isfinite(s->pct))
-		snprintf(buf, size, "-");
-	else if (!sens_found(s))
-		snprintf(buf, size, "none found (under %.1f%%)", s->hi);
-	else
-		snprintf(buf, size, "%.1f%% (%.1f .. %.1f%%)", s->pct, s->lo, s->hi);
-	return buf;
 }

@@ -44,7 +44,7 @@ check "a true 10% effect: at least 70% of $N searches find it ($found)" test "$(
 check "its interval covers the true -10% ($covered of $found)" test "$covered" -ge "$((found - 1))"
 check "the report's sensitivity says 'none found' for knobs without an effect in at least 90% of reports ($null_found of $((5 * N)) found one)" \
 	test "$((null_found * 10))" -le "$((5 * N))"
-# a 30% effect (the cost 7 instead of 10), which the model's band can resolve
+# a 30% effect (the cost 7 instead of 10), which the band can resolve
 strong=0
 for s in $(seq "$((N / 4))"); do
 	read -r sig pc lo hi e1 e2 e3 < <(one 0.30 "$s")

@@ -255,43 +255,6 @@ static void ei_on_a_known_posterior(void **state)
 	gp_free(&gp);
 }
 
-/* The posterior of a difference, which the sensitivity's band stands on: with two
- * points (y 5 at 0, y 7 at 3; length scale 1, signal 1, noise 1e-4) the difference
- * between 0 and 3 is -2 and nearly certain, between a point and itself 0 and certain,
- * and between two points far from the data and from each other it has the variance of
- * two independent predictions (each about the signal's); averaged over pairs, its mean
- * is the mean of the pairs' and two independent pairs halve the variance of one. */
-static void difference_on_a_known_posterior(void **state)
-{
-	const bool categorical[1] = { false };
-	double x[2] = { 0, 3 }, y[2] = { 5, 7 }, l = 0, d, sd, m, s1, s2, far1 = 20, far2 = 40;
-	struct gp hyper = { .log_l = &l, .log_sf2 = 0, .log_sn2 = log(1e-4) }, gp;
-
-	(void)state;
-	assert_int_equal(gp_fit_with(&gp, 1, categorical, x, y, 2, &hyper), 0);
-	gp_predict_diff(&gp, &x[0], &x[1], 1, &d, &sd);
-	assert_true(fabs(d + 2) < 0.01 && sd < 0.05);
-	gp_predict_diff(&gp, &x[0], &x[0], 1, &d, &sd);
-	assert_true(fabs(d) < 1e-12 && sd < 1e-6);
-	gp_predict_diff(&gp, &far1, &far2, 1, &d, &sd);
-	gp_predict(&gp, &far1, &m, &s1);
-	gp_predict(&gp, &far2, &m, &s2);
-	assert_true(fabs(d) < 1e-9 && fabs(sd * sd - (s1 * s1 + s2 * s2)) < 1e-6);
-	/* averaged over pairs: the mean of the differences, and two independent far pairs
-	 * halve the variance of one */
-	{
-		double a[2] = { 0, 20 }, b[2] = { 3, 40 }, a2[2] = { 20, 60 }, b2[2] = { 40, 80 }, d1, d2, sd1;
-		gp_predict_diff(&gp, a, b, 2, &d, &sd);
-		gp_predict_diff(&gp, &a[0], &b[0], 1, &d1, &sd1);
-		gp_predict_diff(&gp, &a[1], &b[1], 1, &d2, &sd1);
-		assert_true(fabs(d - (d1 + d2) / 2) < 1e-9);
-		gp_predict_diff(&gp, a2, b2, 2, &d, &sd);
-		gp_predict_diff(&gp, &a2[0], &b2[0], 1, &d1, &sd1);
-		assert_true(fabs(sd * sd - sd1 * sd1 / 2) < 1e-3);
-	}
-	gp_free(&gp);
-}
-
 /* The failure classifier on a known boundary: runs fail left of x = 0.2 and succeed
  * right of it (30 settings from -1 to 0.6, one run each). Well inside each side the
  * chance of success must say so (under 0.2, over 0.8), it must cross one half at the
@@ -377,7 +340,6 @@ int main(void)
 		cmocka_unit_test(fits_a_known_noise),
 		cmocka_unit_test(gradient_matches_finite_differences),
 		cmocka_unit_test(ei_on_a_known_posterior),
-		cmocka_unit_test(difference_on_a_known_posterior),
 		cmocka_unit_test(classifier_finds_a_known_boundary),
 		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
 	};
