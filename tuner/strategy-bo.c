@@ -34,16 +34,18 @@ void model_x(const struct search *S, const long *vals, double *x)
 static int incumbent(struct search *S, const struct gp *gp, double *best_mu)
 {
 	double x[SPACE_MAX + MACHINE_NFEAT], mu, sd;
+	bool *ran = calloc((size_t)S->npoints, sizeof(bool));
 	int i, best = 0;
 
 	model_x(S, S->points[0].vals, x);
 	gp_predict(gp, x, best_mu, &sd);
+	if (!ran)
+		return 0; /* out of memory: the original settings */
+	for (i = 0; i < S->nobs; i++)
+		if (!S->obs[i].failed && (S->obs[i].kind == TK_CANDIDATE || S->obs[i].kind == TK_REPEAT))
+			ran[S->obs[i].point] = true;
 	for (i = 1; i < S->npoints; i++) {
-		bool ran = false;
-		for (int k = 0; k < S->nobs && !ran; k++)
-			ran = S->obs[k].point == i && !S->obs[k].failed &&
-			      (S->obs[k].kind == TK_CANDIDATE || S->obs[k].kind == TK_REPEAT);
-		if (!ran)
+		if (!ran[i])
 			continue;
 		model_x(S, S->points[i].vals, x);
 		gp_predict(gp, x, &mu, &sd);
@@ -52,6 +54,7 @@ static int incumbent(struct search *S, const struct gp *gp, double *best_mu)
 			best = i;
 		}
 	}
+	free(ran);
 	return best;
 }
 
