@@ -92,7 +92,9 @@ for noise in $NOISES; do
 			function q(p) { return fmt(g[int(p * (NR - 1)) + 1]) }
 			END {
 				med = NR % 2 ? g[(NR + 1) / 2] : (g[NR / 2] + g[NR / 2 + 1]) / 2
-				printf "| %s | %s | %s .. %s | %d of %d | %d | %s |\n", t, fmt(med), q(0.25), q(0.75), w, NR, f, mm
+				# quartiles of fewer than four seeds say nothing
+				qs = NR >= 4 ? q(0.25) " .. " q(0.75) : "-"
+				printf "| %s | %s | %s | %d of %d | %d | %s |\n", t, fmt(med), qs, w, NR, f, mm
 			}'
 	done
 	echo

@@ -3,7 +3,10 @@
 # seeds at 5% noise on the hard simulated surface (`sim hard`: the original settings
 # 46.6% above the optimum). The bench must run end to end with all four tools, give
 # Optuna exactly the measurements vmtune's bo search used, and vmtune bo must end
-# within 10% of the optimum on both seeds. The live system must not change.
+# within 10% of the optimum on both seeds. Then the short version of
+# bench/sensitivity.sh on the same surface (two seeds at 5%): the reports must find
+# page-cluster's 53% effect at least once and no effect of the two knobs without one. The
+# live system must not change.
 . "$(dirname "$0")/../lib.sh"
 
 LIVE_BEFORE=$(live_snapshot)
@@ -27,5 +30,14 @@ gaps=$(sed -n 's/^- vmtune-bo: //p' "$T/out" | head -1)
 check "vmtune bo ends within 10% of the optimum on both seeds ($gaps%)" \
 	awk -v g="$gaps" 'BEGIN { n = split(g, a, " "); if (n != 2) exit 1; for (i = 1; i <= n; i++) if (a[i] + 0 > 10) exit 1 }'
 check "no recommendation of vmtune in the failing region" eval 'row vmtune-bo | grep -qE "\| 0 \| [0-9.]+ \|$"'
+SEEDS=2 NOISES=0.05 JOBS=2 VMTUNE=$VMTUNE "$TOP/bench/sensitivity.sh" >"$T/sens" 2>"$T/err"
+RC=$?
+check "bench/sensitivity.sh SEEDS=2 NOISES=0.05 runs (exit $RC)" test "$RC" = 0
+sed 's/^/# /' "$T/sens"
+check "a row for each of the eight knobs" test "$(grep -cE '^\| (vm|thp)\.[a-z_.-]+ \| [0-9]+% \| [0-9]+ of 2 \|$' "$T/sens")" = 8
+check "page-cluster's effect found in at least one report" grep -qE '^\| vm.page-cluster \| 5[0-9]% \| [12] of 2 \|$' "$T/sens"
+for k in vm.dirty_ratio vm.dirty_expire_centisecs; do
+	check "$k (no effect): found in neither report" grep -qE "^\| $k \| 0% \| 0 of 2 \|\$" "$T/sens"
+done
 check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing
