@@ -18,7 +18,7 @@ NOISE=${NOISE:-0.1}
 OLD=${OLD-a461864}
 make -s all build/tests/sim
 T=$(mktemp -d /tmp/vmtune-bench-XXXXXX)
-trap 'git -C "$TOP" worktree remove --force "$T/old" >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap '[ ! -d "$T/old" ] || git -C "$TOP" worktree remove --force "$T/old" >/dev/null 2>&1; rm -rf "$T"' EXIT
 KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure
 
 # VMTUNE=BIN: the vmtune under test (default build/vmtune; a copy keeps a rebuild
@@ -76,6 +76,7 @@ done
 wait
 echo "| vmtune | searches each | null: claimed improvements | 10% effect: found (pc >= 5, significant) | 10% effect: a claim for pc < 5 | intervals covering the true change (of claims) | median measurements (null, effect) |"
 echo "|---|---|---|---|---|---|---|"
-cat "$T/row-new" "$T/row-old" 2>/dev/null
+cat "$T/row-new"
+[ -z "${bins[old]:-}" ] || cat "$T/row-old"
 echo
 echo "($(($(date +%s) - start)) s; noise $NOISE; knobs $KNOBS; default budget: 30 trials, --race-rounds 2, --confirm-rounds 5, --confirm-max-rounds 25, --min-effect 5%; old: its defaults)"
