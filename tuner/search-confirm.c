@@ -4,7 +4,7 @@
  * round, so drift between rounds cancels. Every --confirm-rounds rounds the data
  * are looked at. The design: alpha = 0.05 shared equally among the finalists
  * (Bonferroni), each finalist's share spent over the looks up to
- * --confirm-max-rounds by Lan-DeMets O'Brien-Fleming spending, with the exact
+ * --confirm-max-rounds by Hwang-Shih-DeCani spending (gamma = -4), with the exact
  * group-sequential boundaries of that spending (seq_bounds). At a look a finalist
  * is decided better (or worse) when its paired test's p is under the look's
  * nominal level, shown not to gain --min-effect when its interval at that level

@@ -8,7 +8,7 @@
 
 #include "seqtest.h"
 
-double seq_spent(double alpha, double t)
+double seq_spent_obf(double alpha, double t)
 {
 	double z = gsl_cdf_ugaussian_Qinv(alpha / 2);
 
@@ -17,6 +17,22 @@ double seq_spent(double alpha, double t)
 	if (t >= 1)
 		return alpha;
 	return 2 * gsl_cdf_ugaussian_Q(z / sqrt(t));
+}
+
+double seq_spent_hsd(double alpha, double gamma, double t)
+{
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return alpha;
+	if (fabs(gamma) < 1e-9)
+		return alpha * t;
+	return alpha * -expm1(-gamma * t) / -expm1(-gamma);
+}
+
+double seq_spent(double alpha, double t)
+{
+	return seq_spent_hsd(alpha, SEQ_GAMMA, t);
 }
 
 void paired_summary(const double *d, int n, struct paired *p)
@@ -91,7 +107,7 @@ static double cross_prob(const double *f, double bp, double s, double b)
 	return p;
 }
 
-int seq_bounds(double alpha, const double *t, int K, double *c)
+int seq_bounds_of(seq_spending spent, double alpha, const double *t, int K, double *c)
 {
 	double f[SEQ_GRID], g[SEQ_GRID], bp = 0, tp = 0;
 	int k, i, j;
@@ -99,7 +115,7 @@ int seq_bounds(double alpha, const double *t, int K, double *c)
 	if (K < 1 || !(alpha > 0 && alpha < 1))
 		return -1;
 	for (k = 0; k < K; k++) {
-		double a = seq_spent(alpha, t[k]) - seq_spent(alpha, tp), s, lo = 0, hi = SEQ_C_MAX, b, h, hp;
+		double a = spent(alpha, t[k]) - spent(alpha, tp), s, lo = 0, hi = SEQ_C_MAX, b, h, hp;
 
 		if (!(t[k] > tp) || t[k] > 1 + 1e-12)
 			return -1;
@@ -138,6 +154,11 @@ int seq_bounds(double alpha, const double *t, int K, double *c)
 		tp = t[k];
 	}
 	return 0;
+}
+
+int seq_bounds(double alpha, const double *t, int K, double *c)
+{
+	return seq_bounds_of(seq_spent, alpha, t, K, c);
 }
 
 double seq_nominal(double c)

@@ -1,8 +1,8 @@
 /* seqtest.h - the statistics of a confirmation, kept to promises that hold over
  * everything a search does: paired differences of log cost between adjacent
  * original/candidate runs, a group-sequential design whose false-positive rate
- * over all looks is at most alpha (Lan-DeMets O'Brien-Fleming spending, with the
- * exact group-sequential boundaries of that spending), and repeated confidence
+ * over all looks is at most alpha (Hwang-Shih-DeCani spending with gamma = -4, with
+ * the exact group-sequential boundaries of that spending), and repeated confidence
  * intervals at each look's nominal level, which hold at all looks at once, so the
  * interval of whichever finalist is selected covers its change with at least
  * 1 - alpha. Zero variance is no evidence. */
@@ -11,9 +11,21 @@
 
 #include <stdbool.h>
 
-/* Alpha spent by information fraction t in (0, 1]: 2 - 2 Phi(z(1 - alpha/2) / sqrt(t)),
- * which is alpha at t = 1 and very little early. */
+/* The spending's shape: as the O'Brien-Fleming function at the end (the same power
+ * at the last look, within simulation error: bench/spending.sh), but it can stop at
+ * the first look on a clear change, which O'Brien-Fleming's 5e-7 there cannot. */
+#define SEQ_GAMMA (-4.0)
+
+/* Alpha spent by information fraction t in (0, 1]: Hwang-Shih-DeCani,
+ * alpha (1 - e^(-gamma t)) / (1 - e^(-gamma)) (alpha t when gamma is 0), which is
+ * alpha at t = 1 and little early when gamma < 0. */
+double seq_spent_hsd(double alpha, double gamma, double t);
+/* Lan-DeMets O'Brien-Fleming: 2 - 2 Phi(z(1 - alpha/2) / sqrt(t)), almost nothing
+ * early (the confirmation's spending before; kept for the comparison). */
+double seq_spent_obf(double alpha, double t);
+/* The confirmation's spending: seq_spent_hsd with SEQ_GAMMA. */
 double seq_spent(double alpha, double t);
+typedef double (*seq_spending)(double alpha, double t);
 
 /* Paired differences d (candidate minus original, log cost). */
 struct paired {
@@ -31,10 +43,12 @@ void paired_ci(const struct paired *p, double a, double *lo, double *hi);
 /* Two-sided group-sequential boundaries for looks at information fractions t[0..K-1]
  * (increasing, in (0, 1]): c[k] is the |z| that decides at look k, such that a
  * statistic with independent increments (a paired mean, look by look) first crosses
- * at look k with chance seq_spent(alpha, t_k) - seq_spent(alpha, t_{k-1}) under no
+ * at look k with chance spent(alpha, t_k) - spent(alpha, t_{k-1}) under no
  * change: over all looks at most alpha, and exactly alpha when the last is at t = 1
  * (the recursion of Armitage, McPherson and Rowe, by numerical integration).
  * Returns 0, or -1 for an empty or unordered schedule. */
+int seq_bounds_of(seq_spending spent, double alpha, const double *t, int K, double *c);
+/* seq_bounds_of the confirmation's spending, seq_spent */
 int seq_bounds(double alpha, const double *t, int K, double *c);
 /* The two-sided nominal level of boundary c, 2 Q(c): a look rejects when the paired
  * test's p is at most this, and its interval is at 1 minus this. */

@@ -11,10 +11,16 @@
 static void spending_is_alpha_at_the_end_and_little_early(void **state)
 {
 	(void)state;
+	/* Hwang-Shih-DeCani, gamma = -4: 0.05 (e^(4t) - 1) / (e^4 - 1) */
 	assert_float_equal(seq_spent(0.05, 1), 0.05, 1e-12);
-	assert_float_equal(seq_spent(0.05, 0.5), 0.0055746, 1e-6);
-	assert_float_equal(seq_spent(0.05, 0.2), 1.17264e-5, 1e-9);
+	assert_float_equal(seq_spent(0.05, 0.5), 0.0059601461, 1e-9);
+	assert_float_equal(seq_spent(0.05, 0.2), 0.0011432679, 1e-9);
 	assert_float_equal(seq_spent(0.05, 0), 0, 0);
+	assert_float_equal(seq_spent_hsd(0.05, 0, 0.3), 0.015, 1e-12); /* linear */
+	/* O'Brien-Fleming, for the comparison: 2 - 2 Phi(1.96 / sqrt(t)) */
+	assert_float_equal(seq_spent_obf(0.05, 1), 0.05, 1e-12);
+	assert_float_equal(seq_spent_obf(0.05, 0.5), 0.0055746, 1e-6);
+	assert_float_equal(seq_spent_obf(0.05, 0.2), 1.17264e-5, 1e-9);
 }
 
 static const double five[] = { 0.2, 0.4, 0.6, 0.8, 1 };
@@ -36,8 +42,8 @@ static void boundaries_fall_and_beat_the_sum_over_looks(void **state)
 
 	(void)state;
 	assert_int_equal(seq_bounds(0.05, five, 5, c), 0);
-	/* the first look spends 1.17e-5: |z| >= 4.38 */
-	assert_float_equal(c[0], 4.3826, 1e-3);
+	/* the first look spends 1.1433e-3: |z| >= 3.2527 */
+	assert_float_equal(c[0], 3.2527, 1e-3);
 	for (k = 1; k < 5; k++) {
 		/* each later boundary is lower, and lower than the one of spending
 		 * the look's increment on its own (the conservative sum over looks) */
@@ -45,7 +51,11 @@ static void boundaries_fall_and_beat_the_sum_over_looks(void **state)
 		assert_true(c[k] < c[k - 1]);
 		assert_true(c[k] < gsl_cdf_ugaussian_Qinv(inc / 2));
 	}
-	/* the last look is near the fixed test's 1.96, not at the 2.30 of its increment */
+	/* the last look is near the fixed test's 1.96, not at the 2.27 of its increment */
+	assert_true(c[4] > 1.96 && c[4] < 2.10);
+	/* O'Brien-Fleming's first look spends 1.17e-5: |z| >= 4.38 */
+	assert_int_equal(seq_bounds_of(seq_spent_obf, 0.05, five, 5, c), 0);
+	assert_float_equal(c[0], 4.3826, 1e-3);
 	assert_true(c[4] > 1.96 && c[4] < 2.10);
 }
 
@@ -140,6 +150,62 @@ static void paired_t_at_the_boundaries_keeps_alpha(void **state)
 	gsl_rng_free(r);
 }
 
+/* Paths of the design (5 pairs a look up to 25, alpha 0.025: one of two finalists'
+ * share) with a true mean of delta paired standard deviations: how many reject, and
+ * the pairs they took (25 for those that do not). The same seed for each spending, so
+ * both see the same paths. */
+static void run_design(seq_spending spent, double delta, int seqs, int *rejected, double *mean_pairs)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double c[5], d[25];
+	long pairs = 0;
+	int s, k, i;
+
+	gsl_rng_set(r, 7);
+	assert_int_equal(seq_bounds_of(spent, 0.025, five, 5, c), 0);
+	*rejected = 0;
+	for (s = 0; s < seqs; s++) {
+		for (i = 0; i < 25; i++)
+			d[i] = delta + gsl_ran_gaussian(r, 1);
+		for (k = 0; k < 5; k++) {
+			struct paired p;
+			paired_summary(d, 5 * (k + 1), &p);
+			if (paired_p(&p) <= seq_nominal(c[k]))
+				break;
+		}
+		*rejected += k < 5;
+		pairs += k < 5 ? 5 * (k + 1) : 25;
+	}
+	*mean_pairs = (double)pairs / seqs;
+	gsl_rng_free(r);
+}
+
+/* Why gamma = -4: on the same paths, a change of 0.6 paired standard deviations (where
+ * the design has about 70% power) is found as often as with O'Brien-Fleming spending,
+ * within 1 point, and a clear change (4 sd) is decided with fewer pairs, because the
+ * first look can decide (bench/spending.sh has the whole comparison). */
+static void the_spending_stops_clear_changes_early_at_no_cost_in_power(void **state)
+{
+	const int seqs = 20000;
+	int rh, ro;
+	double ph, po;
+
+	(void)state;
+	run_design(seq_spent, 0.6, seqs, &rh, &ph);
+	run_design(seq_spent_obf, 0.6, seqs, &ro, &po);
+	assert_true(rh > 0.6 * seqs && ro > 0.6 * seqs);
+	assert_true(fabs((double)(rh - ro) / seqs) <= 0.01);
+	print_message("power at 0.6 sd: %.4f against O'Brien-Fleming's %.4f\n", (double)rh / seqs, (double)ro / seqs);
+	run_design(seq_spent, 4, seqs, &rh, &ph);
+	run_design(seq_spent_obf, 4, seqs, &ro, &po);
+	assert_int_equal(rh, seqs);
+	assert_int_equal(ro, seqs);
+	/* O'Brien-Fleming's first look (5e-7) decides almost never: about 10 pairs */
+	assert_true(po > 9.5);
+	print_message("pairs at 4 sd: %.2f against %.2f\n", ph, po);
+	assert_true(ph < po - 1.5);
+}
+
 static void paired_t_on_known_data(void **state)
 {
 	const double d[] = { -0.10, -0.12, -0.08, -0.11, -0.09 };
@@ -186,6 +252,7 @@ int main(void)
 		cmocka_unit_test(even_looks_spend_what_they_say),
 		cmocka_unit_test(uneven_looks_spend_what_they_say),
 		cmocka_unit_test(paired_t_at_the_boundaries_keeps_alpha),
+		cmocka_unit_test(the_spending_stops_clear_changes_early_at_no_cost_in_power),
 	};
 
 	return cmocka_run_group_tests_name("seqtest", tests, NULL, NULL);
