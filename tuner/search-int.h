@@ -114,7 +114,7 @@ struct search {
 	int hyper_at; /* trials_done at that fit */
 };
 
-/* search-score.c: points, scores against the interpolated baselines */
+/* search-score.c: points, scores against the baselines' smoothed level (drift.h) */
 int find_point(struct search *S, const long *vals);
 int add_point(struct search *S, const long *vals);
 /* A stored trial as the next observation (resume, report): its metrics, its

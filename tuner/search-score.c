@@ -1,6 +1,6 @@
 /* search-score.c - what a measurement is worth: each trial's cost relative to the
- * baselines of the original settings around it (interpolated, so slow drift of the
- * machine cancels), a mix's weighted geometric mean, the objective's two sides,
+ * level of the original settings around it (their baseline runs smoothed by a fitted
+ * drift model, drift.h: slow drift of the machine cancels, noise is averaged out), a mix's weighted geometric mean, the objective's two sides,
  * and the points (distinct settings) with their mean log cost. Also the names of
  * strategies and objectives and the --require conditions. */
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drift.h"
 #include "search-int.h"
 #include "vmtune.h"
 
@@ -79,31 +80,71 @@ int add_point(struct search *S, const long *vals)
 	return S->npoints++;
 }
 
-/* The baseline for workload w at position i: linear between the baselines
- * measured just before and just after, or the nearest one. */
 static double side(const struct obs *ob, int w, bool inter)
 {
 	return inter ? ob->inter[w] : ob->metric[w];
 }
 
+static bool is_baseline(const struct obs *ob)
+{
+	return (ob->kind == TK_BASELINE || ob->kind == TK_CONFIRM_BASELINE) && !ob->failed;
+}
+
+/* The level of the original settings at each baseline run, per workload and side
+ * (drift.h), set by base_levels for the rescore under way: the log of it where
+ * logged[][] (interpolated in the log, as the model's level is), else the run. */
+static double level[2][SEARCH_MAX_WORKLOADS][MAX_OBS];
+static bool logged[2][SEARCH_MAX_WORKLOADS];
+
+/* Fit the drift of the baselines of workload w's side and keep the smoothed level
+ * at each. A side whose baseline runs are not all positive and finite (a probe that
+ * printed nothing, a zero) is not modelled on a log scale: its level is each run. */
+static void base_levels(const struct search *S, int w, bool inter)
+{
+	static double t[MAX_OBS], y[MAX_OBS], l[MAX_OBS];
+	int j, n = 0;
+	bool logs = true;
+
+	logged[inter][w] = false;
+	for (j = 0; j < S->nobs; j++)
+		if (is_baseline(&S->obs[j])) {
+			double v = side(&S->obs[j], w, inter);
+			level[inter][w][j] = v;
+			if (!(isfinite(v) && v > 0))
+				logs = false;
+			t[n] = j;
+			y[n++] = log(v);
+		}
+	if (!logs || n == 0)
+		return;
+	drift_smooth(t, y, n, l, NULL);
+	for (j = 0, n = 0; j < S->nobs; j++)
+		if (is_baseline(&S->obs[j]))
+			level[inter][w][j] = l[n++];
+	logged[inter][w] = true;
+}
+
+/* The baseline for workload w at position i: linear between the levels at the
+ * baselines just before and just after, or the nearest one. */
 static double baseline_at(const struct search *S, int i, int w, bool inter)
 {
 	int j, prev = -1, next = -1;
+	const double *lv = level[inter][w];
+	double b;
 
 	for (j = i - 1; j >= 0 && prev < 0; j--)
-		if ((S->obs[j].kind == TK_BASELINE || S->obs[j].kind == TK_CONFIRM_BASELINE) && !S->obs[j].failed)
+		if (is_baseline(&S->obs[j]))
 			prev = j;
 	for (j = i + 1; j < S->nobs && next < 0; j++)
-		if ((S->obs[j].kind == TK_BASELINE || S->obs[j].kind == TK_CONFIRM_BASELINE) && !S->obs[j].failed)
+		if (is_baseline(&S->obs[j]))
 			next = j;
 	if (prev >= 0 && next >= 0)
-		return side(&S->obs[prev], w, inter) + (side(&S->obs[next], w, inter) - side(&S->obs[prev], w, inter)) *
-							   (double)(i - prev) / (double)(next - prev);
-	if (prev >= 0)
-		return side(&S->obs[prev], w, inter);
-	if (next >= 0)
-		return side(&S->obs[next], w, inter);
-	return NAN;
+		b = lv[prev] + (lv[next] - lv[prev]) * (double)(i - prev) / (double)(next - prev);
+	else if (prev >= 0 || next >= 0)
+		b = lv[prev >= 0 ? prev : next];
+	else
+		return NAN;
+	return logged[inter][w] ? exp(b) : b;
 }
 
 static double cost_ratio(const struct search_workload *wl, double metric, double base)
@@ -151,6 +192,10 @@ void rescore(struct search *S)
 	int i, w;
 	int ti[MAX_POINTS];
 
+	for (w = 0; w < S->o->nwl; w++) {
+		base_levels(S, w, false);
+		base_levels(S, w, true);
+	}
 	for (i = 0; i < S->nobs; i++) {
 		struct obs *ob = &S->obs[i];
 		double bt[SEARCH_MAX_WORKLOADS], bi[SEARCH_MAX_WORKLOADS], lt, li;

@@ -1,10 +1,11 @@
 /* test_search.c - the search's arithmetic on hand-made observations with known
- * answers: costs against interpolated baselines, a mix's weighted geometric mean,
+ * answers: costs against the baselines' smoothed level, a mix's weighted geometric mean,
  * failed trials, the points' means, the requirements, and the confirmation's
  * look (better, worse, too small to matter, failed, undecided) and finalists. */
 #include <math.h>
 
 #include "testutil.h"
+#include "drift.h"
 #include "search-int.h"
 
 static struct search_opts O;
@@ -48,8 +49,10 @@ static struct obs *add(enum trial_kind kind, int p, const double *m)
 }
 #define ADD(kind, p, ...) add(kind, p, (double[]){ __VA_ARGS__ })
 
-static void cost_against_interpolated_baselines(void **state)
+static void cost_against_the_baselines_level(void **state)
 {
+	double g = sqrt(10.0 * 12);
+
 	(void)state;
 	reset(1);
 	ADD(TK_BASELINE, 0, 10);
@@ -58,12 +61,39 @@ static void cost_against_interpolated_baselines(void **state)
 	ADD(TK_BASELINE, 0, 12);
 	ADD(TK_CANDIDATE, 3, 6); /* no baseline after: the one before */
 	rescore(&S);
-	/* at position 1 of 0..3 the baseline is 10 + (12 - 10) / 3 */
-	assert_true(fabs(obs[1].score - 9 / (10 + 2.0 / 3)) < 1e-12);
-	assert_true(fabs(obs[2].score - 13.2 / (10 + 4.0 / 3)) < 1e-12);
-	assert_true(fabs(obs[4].score - 0.5) < 1e-12);
+	/* two baselines cannot tell drift from noise: the level is their (geometric) mean */
+	assert_true(fabs(obs[1].score - 9 / g) < 1e-12);
+	assert_true(fabs(obs[2].score - 13.2 / g) < 1e-12);
+	assert_true(fabs(obs[4].score - 6 / g) < 1e-12);
 	assert_true(obs[0].score == 1 && obs[3].score == 1);
 	assert_int_equal(best_point(&S), 3);
+}
+
+static void the_level_follows_a_drift_and_is_log_linear_between(void **state)
+{
+	/* baselines at positions 0, 3, 6, 9, 12, 15: the machine slows by half midway */
+	const double b[6] = { 10, 10.1, 9.9, 15, 15.2, 14.8 };
+	double t[6], y[6], l[6];
+
+	(void)state;
+	reset(1);
+	for (int i = 0; i < 6; i++) {
+		t[i] = 3 * i;
+		y[i] = log(b[i]);
+		ADD(TK_BASELINE, 0, b[i]);
+		if (i < 5) {
+			ADD(TK_CANDIDATE, 1 + i, 10);
+			ADD(TK_CANDIDATE, 6 + i, 10);
+		}
+	}
+	rescore(&S);
+	drift_smooth(t, y, 6, l, NULL);
+	assert_true(fabs(l[1] - log(10)) < 0.02 && fabs(l[4] - log(15)) < 0.02); /* followed, not averaged */
+	for (int i = 0; i < 5; i++) {
+		/* positions 3i + 1 and 3i + 2: a third and two thirds of the way in the log */
+		assert_true(fabs(log(obs[3 * i + 1].score) - (log(10) - (l[i] + (l[i + 1] - l[i]) / 3))) < 1e-12);
+		assert_true(fabs(log(obs[3 * i + 2].score) - (log(10) - (l[i] + 2 * (l[i + 1] - l[i]) / 3))) < 1e-12);
+	}
 }
 
 static void a_failed_baseline_is_not_a_yardstick(void **state)
@@ -242,7 +272,8 @@ static void finalists_are_the_best_that_beat_the_original(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(cost_against_interpolated_baselines),
+		cmocka_unit_test(cost_against_the_baselines_level),
+		cmocka_unit_test(the_level_follows_a_drift_and_is_log_linear_between),
 		cmocka_unit_test(a_failed_baseline_is_not_a_yardstick),
 		cmocka_unit_test(maximize_inverts_the_cost),
 		cmocka_unit_test(a_mix_is_a_weighted_geometric_mean),
