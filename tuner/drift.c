@@ -2,6 +2,7 @@
  * the Rauch-Tung-Striebel smoother for the level, q by a grid over log q refined
  * by Brent's method (GSL). Everything is in units of the noise variance, which is
  * profiled out of the likelihood. */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 #include <math.h>
@@ -89,11 +90,11 @@ static double neg_loglik(double lq, void *v)
 /* The q of highest likelihood: the best of 0 and a grid over [Q_MIN, DRIFT_Q_MAX] in
  * log q, refined by Brent's method when it is inside the grid. Ties go to the
  * smaller q. */
-static double fit_q(const double *t, const double *y, int n, double *ll)
+static double fit_q(const double *t, const double *y, int n, double *ll, double *ll0)
 {
 	struct fit_arg fa = { t, y, n };
 	double lo = log(Q_MIN), hi = log(DRIFT_Q_MAX), step = (hi - lo) / (GRID - 1);
-	double best = drift_loglik(t, y, n, 0, NULL), bq = 0, g[GRID];
+	double l0 = drift_loglik(t, y, n, 0, NULL), best = l0, bq = 0, g[GRID];
 	int i, bi = -1;
 
 	for (i = 0; i < GRID; i++) {
@@ -130,19 +131,29 @@ static double fit_q(const double *t, const double *y, int n, double *ll)
 		bq = exp(lo + bi * step);
 	}
 	*ll = best;
+	*ll0 = l0;
 	return bq;
 }
 
 void drift_smooth(const double *t, const double *y, int n, double *lvl, struct drift_fit *fit)
 {
-	double q = 0, ll = NAN, s2 = NAN;
+	double q = 0, ll = NAN, ll0 = NAN, s2 = NAN, p = 1;
 
-	if (n >= 3)
-		q = fit_q(t, y, n, &ll);
+	if (n >= 3) {
+		q = fit_q(t, y, n, &ll, &ll0);
+		if (q > 0) {
+			double lr = 2 * (ll - ll0);
+			p = isfinite(lr) ? (lr > 0 ? 0.5 * gsl_cdf_chisq_Q(lr, 1) : 1) : 0;
+			if (p > DRIFT_ALPHA) { /* no drift shown: their mean */
+				q = 0;
+				ll = ll0;
+			}
+		}
+	}
 	if (n >= 2)
 		drift_loglik(t, y, n, q, &s2);
 	if (n >= 1)
 		drift_smooth_q(t, y, n, q, lvl);
 	if (fit)
-		*fit = (struct drift_fit){ .n = n, .q = q, .sigma2 = s2, .loglik = ll };
+		*fit = (struct drift_fit){ .n = n, .q = q, .sigma2 = s2, .loglik = ll, .p = p };
 }

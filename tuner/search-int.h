@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "drift.h"
 #include "gp.h"
 #include "machine.h"
 #include "pool.h"
@@ -124,6 +125,10 @@ struct obs *obs_stored(struct search *S, enum trial_kind k, long trial_id, const
 		       const double *metrics, const double *inter, const double *played, bool failed);
 double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t, double *i);
 void rescore(struct search *S);
+/* The drift of workload w's baseline runs (its metric) over the whole search: the
+ * fit (drift.h) and the smoothed level's change from the first run to the last (log).
+ * False when there is nothing to fit (fewer than two runs, or a run not positive). */
+bool baseline_drift(const struct search *S, int w, struct drift_fit *fit, double *change);
 int best_point(const struct search *S);
 bool requirement_met(const struct requirement *q, double v);
 

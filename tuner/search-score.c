@@ -96,32 +96,55 @@ static bool is_baseline(const struct obs *ob)
 static double level[2][SEARCH_MAX_WORKLOADS][MAX_OBS];
 static bool logged[2][SEARCH_MAX_WORKLOADS];
 
-/* Fit the drift of the baselines of workload w's side and keep the smoothed level
- * at each. A side whose baseline runs are not all positive and finite (a probe that
- * printed nothing, a zero) is not modelled on a log scale: its level is each run. */
-static void base_levels(const struct search *S, int w, bool inter)
+/* The positions and logs of workload w's baseline runs (one side) into t[], y[]; also
+ * each run's own value into raw[] by position when raw is not NULL. Returns their count, or -1 when they
+ * are not all positive and finite (a probe that printed nothing, a zero): such a side
+ * is not modelled on a log scale. */
+static int gather(const struct search *S, int w, bool inter, double *t, double *y, double *raw)
 {
-	static double t[MAX_OBS], y[MAX_OBS], l[MAX_OBS];
 	int j, n = 0;
 	bool logs = true;
 
-	logged[inter][w] = false;
 	for (j = 0; j < S->nobs; j++)
 		if (is_baseline(&S->obs[j])) {
 			double v = side(&S->obs[j], w, inter);
-			level[inter][w][j] = v;
+			if (raw)
+				raw[j] = v;
 			if (!(isfinite(v) && v > 0))
 				logs = false;
 			t[n] = j;
 			y[n++] = log(v);
 		}
-	if (!logs || n == 0)
+	return logs ? n : -1;
+}
+
+/* Fit the drift of the baselines of workload w's side and keep the smoothed level
+ * at each; a side gather() refuses keeps each run as its level. */
+static void base_levels(const struct search *S, int w, bool inter)
+{
+	static double t[MAX_OBS], y[MAX_OBS], l[MAX_OBS];
+	int j, n = gather(S, w, inter, t, y, level[inter][w]);
+
+	logged[inter][w] = false;
+	if (n <= 0)
 		return;
 	drift_smooth(t, y, n, l, NULL);
 	for (j = 0, n = 0; j < S->nobs; j++)
 		if (is_baseline(&S->obs[j]))
 			level[inter][w][j] = l[n++];
 	logged[inter][w] = true;
+}
+
+bool baseline_drift(const struct search *S, int w, struct drift_fit *fit, double *change)
+{
+	static double t[MAX_OBS], y[MAX_OBS], l[MAX_OBS];
+	int n = gather(S, w, false, t, y, NULL);
+
+	if (n < 2)
+		return false;
+	drift_smooth(t, y, n, l, fit);
+	*change = l[n - 1] - l[0];
+	return true;
 }
 
 /* The baseline for workload w at position i: linear between the levels at the

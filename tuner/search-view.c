@@ -431,6 +431,57 @@ static const char *machine_line(const struct run_view *v, char *buf, size_t size
 	return buf;
 }
 
+/* The percentage of a log change, and of a log-scale sd per run */
+static double pct_of(double l)
+{
+	return 100 * (exp(l) - 1);
+}
+
+/* What the baselines of workload w say about the machine's drift over the run, and so
+ * what each trial was scored against. */
+static void print_drift(const struct run_view *v, int w)
+{
+	struct drift_fit fit;
+	double change;
+	char name[1100], who[1200] = "";
+
+	if (v->o.nwl > 1)
+		snprintf(who, sizeof(who), " (%s)", view_workload_name(v, w, name, sizeof(name)));
+	if (!baseline_drift(&v->S, w, &fit, &change)) {
+		printf("drift%s: not fitted (fewer than two runs of the original settings, or one not positive)\n", who);
+		return;
+	}
+	if (fit.q == 0)
+		printf("drift%s: none shown by the %d runs of the original settings (likelihood-ratio test p = %.2g; "
+		       "noise %.1f%% per run); every trial is scored against their mean\n",
+		       who, fit.n, fit.p, pct_of(sqrt(fit.sigma2)));
+	else
+		printf("drift%s: the original settings' level moved %+.1f%% from the first of their %d runs to the "
+		       "last (a fitted random walk, likelihood-ratio test p = %.2g; noise %.1f%% per run); each "
+		       "trial is scored against the level at its time\n",
+		       who, pct_of(change), fit.n, fit.p, pct_of(sqrt(fit.sigma2)));
+}
+
+static json_object *drift_json(const struct run_view *v)
+{
+	json_object *a = json_object_new_array();
+	struct drift_fit fit;
+	double change;
+
+	for (int w = 0; w < v->o.nwl; w++) {
+		json_object *x = json_object_new_object();
+		bool ok = baseline_drift(&v->S, w, &fit, &change);
+		json_object_object_add(x, "baselines", json_object_new_int(ok ? fit.n : 0));
+		json_object_object_add(x, "found", ok ? json_object_new_boolean(fit.q > 0) : NULL);
+		json_object_object_add(x, "walk_q", json_number(ok ? fit.q : NAN));
+		json_object_object_add(x, "p", json_number(ok ? fit.p : NAN));
+		json_object_object_add(x, "noise_pct", json_number(ok ? pct_of(sqrt(fit.sigma2)) : NAN));
+		json_object_object_add(x, "change_pct", json_number(ok ? pct_of(change) : NAN));
+		json_object_array_add(a, x);
+	}
+	return a;
+}
+
 void run_view_print(const struct run_view *v)
 {
 	const struct search *S = &v->S;
@@ -458,6 +509,8 @@ void run_view_print(const struct run_view *v)
 	       strategy_name(v->o.strategy), v->o.seed);
 	printf("trials: %d settings tried in %d measurements (%d runs of the workloads), %d failed\n", S->trials_done,
 	       S->nobs, meas, failed);
+	for (i = 0; i < v->o.nwl; i++)
+		print_drift(v, i);
 	printf("\n%-30s %-12s %-12s %-16s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "RANGE", "SENSITIVITY");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
@@ -515,6 +568,7 @@ json_object *run_view_json(const struct run_view *v)
 	json_object_object_add(o, "trials", json_object_new_int(v->S.trials_done));
 	json_object_object_add(o, "measurements", json_object_new_int(v->S.nobs));
 	json_object_object_add(o, "failed", json_object_new_int(failed));
+	json_object_object_add(o, "drift", drift_json(v));
 	for (i = 0; i < v->S.sp.d; i++) {
 		const struct space_dim *dm = &v->S.sp.dim[i];
 		json_object *x = json_object_new_object();

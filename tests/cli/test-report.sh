@@ -49,6 +49,8 @@ check "names the workload and the knobs, with each one's sensitivity and its ban
 check "gives the decision and its interval" out_has '^decision: significant: -[0-9.]+% of the cost \(95% CI -[0-9.]+% \.\. -[0-9.]+%'
 check "and the seeds' blocks for both sides" out_has '^Averages for [0-9]+ exec:.* runs, recommended settings$'
 check "counting the trials" out_has '^trials: 10 settings tried in [0-9]+ measurements'
+check "and what the baselines say of drift, with the test's p" \
+	out_has '^drift: (none shown by the [0-9]+ runs of the original settings|the original settings. level moved [-+][0-9.]+% from the first of their [0-9]+ runs to the last).* p = [0-9.e-]+; noise [0-9.]+% per run\)'
 UUID=$(sqlite3 "$DB" "select uuid from runs where id=2")
 expect 0 "report by uuid" --db "$DB" report "$UUID"
 check "finds run 2" out_has "^run 2 \\($UUID\\)"

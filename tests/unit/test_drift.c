@@ -142,9 +142,10 @@ static void no_drift_is_averaged_out(void **state)
 
 	(void)state;
 	print_message("no drift: level mse %.3f sd^2, no drift found in %.2f\n", mse / (sd * sd), nodrift);
-	/* each baseline on its own, as before the model: sd^2; their mean: sd^2 / 20 */
-	assert_true(mse < 0.2 * sd * sd);
-	assert_true(nodrift > 0.5);
+	/* each baseline on its own, as before the model: sd^2; their mean: sd^2 / 20; the
+	 * test of drift at 5% (conservative at the boundary) shows one in at most 5% */
+	assert_true(mse < 0.1 * sd * sd);
+	assert_true(nodrift >= 0.95);
 }
 
 static void drift_is_followed(void **state)
