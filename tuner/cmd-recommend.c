@@ -26,6 +26,7 @@
 #include "pool.h"
 #include "profile.h"
 #include "space.h"
+#include "stats.h"
 #include "store.h"
 #include "vmtune.h"
 #include "workload.h"
@@ -66,11 +67,6 @@ struct rec {
 };
 
 static int write_html(const struct rec *R, const char *what, const char *status);
-
-static double pct(double logc)
-{
-	return 100 * (exp(logc) - 1);
-}
 
 /* --- the fallback: a shipped profile whose match fits ----------------------------- */
 
@@ -220,7 +216,7 @@ static void explain_knob(const struct rec *R, int k)
 			continue; /* a narrow range rounds two levels to one value */
 		prev = alt[k];
 		model_predict(&R->model, alt, &m, &s);
-		printf(" %s:%+.0f%%", knob_format_value(dm->def, alt[k], v, sizeof(v)), pct(m));
+		printf(" %s:%+.0f%%", knob_format_value(dm->def, alt[k], v, sizeof(v)), log_change_pct(m));
 	}
 	printf("\n");
 	if (R->A.vals[k] == dm->original)
@@ -261,7 +257,7 @@ static void explain_knob(const struct rec *R, int k)
 		const struct pool_machine *pm = &R->pool.machines[R->pool.runs[pt->run].machine];
 		printf("    %-16s run %.8s  %s  measured %+.1f%% (%d measurement%s)%s\n", pm->m.hostname,
 		       R->pool.runs[pt->run].uuid, space_describe(&R->sp, pt->vals, true, desc, sizeof(desc)),
-		       pct(pt->y), pt->n, pt->n == 1 ? "" : "s", pt->filled ? ", some knobs filled in" : "");
+		       log_change_pct(pt->y), pt->n, pt->n == 1 ? "" : "s", pt->filled ? ", some knobs filled in" : "");
 	}
 	free(wa);
 	free(wb);
@@ -297,8 +293,8 @@ static int write_out(const struct rec *R, const char *what)
 	snprintf(p.description, sizeof(p.description),
 		 "vmtune recommend for %s from %d stored trials (%s): predicted change %+.1f%% "
 		 "(95%% interval %+.1f%% .. %+.1f%%), not measured here",
-		 R->q.nspecs > 1 ? "a mix" : R->q.specs[0], R->pool.ntrials, what, pct(R->A.mean),
-		 pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
+		 R->q.nspecs > 1 ? "a mix" : R->q.specs[0], R->pool.ntrials, what, log_change_pct(R->A.mean),
+		 log_change_pct(R->A.mean - 1.96 * R->A.sd), log_change_pct(R->A.mean + 1.96 * R->A.sd));
 	gmtime_r(&t, &tm);
 	strftime(p.created, sizeof(p.created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	p.machine.present = true;
@@ -327,7 +323,7 @@ static json_object *model_json(const struct rec *R, const char *what)
 	json_object_object_add(j, "swap_kind_seen", json_object_new_boolean(R->A.swap_kind_seen));
 	json_object_object_add(j, "sure", json_object_new_boolean(!R->A.unsure));
 	if (R->A.kind_doubts && isfinite(R->A.kind_mean))
-		json_object_object_add(j, "kind_alone_change_pct", json_number(pct(R->A.kind_mean)));
+		json_object_object_add(j, "kind_alone_change_pct", json_number(log_change_pct(R->A.kind_mean)));
 	for (i = 0; i < R->sp.d; i++) {
 		const struct knob_def *d = R->sp.dim[i].def;
 		if (!R->free[i])
@@ -335,9 +331,9 @@ static json_object *model_json(const struct rec *R, const char *what)
 		json_object_object_add(set, d->name, knob_value_json(d, R->A.vals[i]));
 	}
 	json_object_object_add(j, "settings", set);
-	json_object_object_add(j, "predicted_change_pct", json_number(pct(R->A.mean)));
-	json_object_object_add(j, "predicted_ci95_pct_lo", json_number(pct(R->A.mean - 1.96 * R->A.sd)));
-	json_object_object_add(j, "predicted_ci95_pct_hi", json_number(pct(R->A.mean + 1.96 * R->A.sd)));
+	json_object_object_add(j, "predicted_change_pct", json_number(log_change_pct(R->A.mean)));
+	json_object_object_add(j, "predicted_ci95_pct_lo", json_number(log_change_pct(R->A.mean - 1.96 * R->A.sd)));
+	json_object_object_add(j, "predicted_ci95_pct_hi", json_number(log_change_pct(R->A.mean + 1.96 * R->A.sd)));
 	json_object_object_add(j, "trials", json_object_new_int(R->pool.ntrials));
 	json_object_object_add(j, "points", json_object_new_int(R->pool.npts));
 	for (i = 0; i < R->pool.nmachines; i++) {
@@ -462,8 +458,9 @@ static int recommend(struct rec *R, const char *knobs)
 			 "the model is not sure these beat the original settings: the trials of this kind of swap "
 			 "(%s) alone predict %+.1f%% (95%% interval %+.1f%% .. %+.1f%%); measure them (vmtune search "
 			 "--warm-start)",
-			 machine_swap_class(&R->m), pct(R->A.kind_mean), pct(R->A.kind_mean - 1.96 * R->A.kind_sd),
-			 pct(R->A.kind_mean + 1.96 * R->A.kind_sd));
+			 machine_swap_class(&R->m), log_change_pct(R->A.kind_mean),
+			 log_change_pct(R->A.kind_mean - 1.96 * R->A.kind_sd),
+			 log_change_pct(R->A.kind_mean + 1.96 * R->A.kind_sd));
 	else
 		snprintf(unsure_msg, sizeof(unsure_msg),
 			 "the model is not sure these beat the original settings: measure them (vmtune search "
@@ -501,7 +498,8 @@ static int recommend(struct rec *R, const char *knobs)
 		}
 		printf("predicted change of the cost: %+.1f%% (95%% interval %+.1f%% .. %+.1f%%) against the original "
 		       "settings\n",
-		       pct(R->A.mean), pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
+		       log_change_pct(R->A.mean), log_change_pct(R->A.mean - 1.96 * R->A.sd),
+		       log_change_pct(R->A.mean + 1.96 * R->A.sd));
 		if (!own && !R->A.swap_kind_seen && !guess_only)
 			printf(
 			    "no stored machine has swap of this kind (%s): the transfer has nothing like it to go on; "
@@ -639,7 +637,8 @@ static int write_html(const struct rec *R, const char *what, const char *status)
 	html_out(&h,
 		 "</td></tr>\n<tr><th>predicted change</th><td>%+.1f%% of the cost (95%% interval %+.1f%% .. "
 		 "%+.1f%%) against the original settings</td></tr>\n<tr><th>status</th><td>",
-		 pct(R->A.mean), pct(R->A.mean - 1.96 * R->A.sd), pct(R->A.mean + 1.96 * R->A.sd));
+		 log_change_pct(R->A.mean), log_change_pct(R->A.mean - 1.96 * R->A.sd),
+		 log_change_pct(R->A.mean + 1.96 * R->A.sd));
 	html_esc(h.f, status);
 	html_out(&h,
 		 "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"

@@ -20,6 +20,7 @@
 
 #include "search-int.h"
 #include "seqtest.h"
+#include "stats.h"
 #include "vmtune.h"
 
 #define CONFIRM_ALPHA 0.05
@@ -90,11 +91,6 @@ static int pairs_of(struct search *S, int first, struct confirm *c, double *d, i
 	return n;
 }
 
-static double pct(double logc)
-{
-	return 100 * (exp(logc) - 1);
-}
-
 /* One look at the nominal level a (seq_nominal of this look's boundary): each
  * undecided finalist's test and interval at a. */
 int confirm_look(struct search *S, int first, struct confirm *c, int nc, double a)
@@ -123,9 +119,9 @@ int confirm_look(struct search *S, int first, struct confirm *c, int nc, double 
 			continue;
 		}
 		paired_ci(&ps, a, &lo, &hi);
-		c[i].change_pct = pct(ps.mean);
-		c[i].ci_lo = pct(lo);
-		c[i].ci_hi = pct(hi);
+		c[i].change_pct = log_change_pct(ps.mean);
+		c[i].ci_lo = log_change_pct(lo);
+		c[i].ci_hi = log_change_pct(hi);
 		c[i].level = 1 - a;
 		if (paired_p(&ps) <= a)
 			c[i].decision = ps.mean < 0 ? CD_BETTER : CD_WORSE;

@@ -1,7 +1,8 @@
 /* search-score.c - what a measurement is worth: each trial's cost relative to the
  * level of the original settings around it (their baseline runs smoothed by a fitted
- * drift model, drift.h: slow drift of the machine cancels, noise is averaged out), a mix's weighted geometric mean, the objective's two sides,
- * and the points (distinct settings) with their mean log cost. Also the names of
+ * drift model, drift.h: slow drift of the machine cancels, noise is averaged out), a
+ * mix's weighted geometric mean, the objective's two sides, and the points (distinct
+ * settings) with their mean log cost. Also the names of
  * strategies and objectives and the --require conditions. */
 #include <errno.h>
 #include <math.h>

@@ -431,12 +431,6 @@ static const char *machine_line(const struct run_view *v, char *buf, size_t size
 	return buf;
 }
 
-/* The percentage of a log change, and of a log-scale sd per run */
-static double pct_of(double l)
-{
-	return 100 * (exp(l) - 1);
-}
-
 /* What the baselines of workload w say about the machine's drift over the run, and so
  * what each trial was scored against. */
 static void print_drift(const struct run_view *v, int w)
@@ -454,12 +448,12 @@ static void print_drift(const struct run_view *v, int w)
 	if (fit.q == 0)
 		printf("drift%s: none shown by the %d runs of the original settings (likelihood-ratio test p = %.2g; "
 		       "noise %.1f%% per run); every trial is scored against their mean\n",
-		       who, fit.n, fit.p, pct_of(sqrt(fit.sigma2)));
+		       who, fit.n, fit.p, log_change_pct(sqrt(fit.sigma2)));
 	else
 		printf("drift%s: the original settings' level moved %+.1f%% from the first of their %d runs to the "
 		       "last (a fitted random walk, likelihood-ratio test p = %.2g; noise %.1f%% per run); each "
 		       "trial is scored against the level at its time\n",
-		       who, pct_of(change), fit.n, fit.p, pct_of(sqrt(fit.sigma2)));
+		       who, log_change_pct(change), fit.n, fit.p, log_change_pct(sqrt(fit.sigma2)));
 }
 
 static json_object *drift_json(const struct run_view *v)
@@ -475,8 +469,8 @@ static json_object *drift_json(const struct run_view *v)
 		json_object_object_add(x, "found", ok ? json_object_new_boolean(fit.q > 0) : NULL);
 		json_object_object_add(x, "walk_q", json_number(ok ? fit.q : NAN));
 		json_object_object_add(x, "p", json_number(ok ? fit.p : NAN));
-		json_object_object_add(x, "noise_pct", json_number(ok ? pct_of(sqrt(fit.sigma2)) : NAN));
-		json_object_object_add(x, "change_pct", json_number(ok ? pct_of(change) : NAN));
+		json_object_object_add(x, "noise_pct", json_number(ok ? log_change_pct(sqrt(fit.sigma2)) : NAN));
+		json_object_object_add(x, "change_pct", json_number(ok ? log_change_pct(change) : NAN));
 		json_object_array_add(a, x);
 	}
 	return a;

@@ -70,6 +70,11 @@ double modified_z(double x, double median, double mad)
 	return mad > 0 ? 0.6745 * (x - median) / mad : (x == median ? 0 : copysign(INFINITY, x - median));
 }
 
+double log_change_pct(double l)
+{
+	return 100 * (exp(l) - 1);
+}
+
 /* The largest k with P(Binom(n, 1/2) <= k - 1) <= (1 - level) / 2: [x_(k), x_(n+1-k)]
  * covers the median with probability 1 - 2 P(Binom <= k - 1) >= level, whatever the
  * distribution. */

@@ -46,5 +46,7 @@ const char *ci_method_name(enum ci_method m);
 int shapiro_francia(const double *x, int n, double *w, double *p);
 /* The modified z-score of x against median and MAD (Iglewicz-Hoaglin): 0.6745 (x - med) / MAD. */
 double modified_z(double x, double median, double mad);
+/* A change on the log scale (or a log-scale sd per run) as a percentage: 100 (e^l - 1). */
+double log_change_pct(double l);
 
 #endif

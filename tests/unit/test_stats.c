@@ -202,6 +202,15 @@ static void precision_stopping_keeps_its_coverage(void **state)
 	gsl_rng_free(r);
 }
 
+/* a log change of log 1.1 is +10%, of log 0.8 is -20%, a log sd of 0 is 0% */
+static void log_change_as_percentage(void **state)
+{
+	(void)state;
+	assert_true(fabs(log_change_pct(log(1.1)) - 10) < 1e-9);
+	assert_true(fabs(log_change_pct(log(0.8)) + 20) < 1e-9);
+	assert_true(log_change_pct(0) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +222,7 @@ int main(void)
 		cmocka_unit_test(rates_by_simulation),
 		cmocka_unit_test(halfwidth_is_the_wider_side),
 		cmocka_unit_test(precision_stopping_keeps_its_coverage),
+		cmocka_unit_test(log_change_as_percentage),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
