@@ -29,6 +29,8 @@ as_before "page-cluster search"
 # the report of that real run: text, and the HTML page rendered by Chromium
 lexpect 0 "report of the live run" report 1
 check "gives the decision with its interval" out_has '^decision: significant: -[0-9.]+% of the cost \(95% CI'
+grep '^drift' "$T/out" | sed 's/^/# /'
+check "says what its baselines show of drift" out_has '^drift: (none shown by the [0-9]+ runs|the original settings. level moved)'
 check "and the seeds' block of the recommended settings" out_has '^Averages for [0-9]+ swapbench -s 600M -a seq -P 2 runs, recommended settings$'
 lexpect 0 "report of the live run --html" report 1 --html "$T/live.html"
 check "Chromium renders the live report" render "$T/live.html"
