@@ -3,13 +3,15 @@
 # each in a state directory of its own, and for each what `vmtune report --json` says
 # of its original settings' runs (drift.h: a random walk seen through noise, kept only
 # when a likelihood-ratio test at 5% shows it). SEARCHES searches of each case
-# (default 3): page-cluster against sequential swap-in of 600M in a 256M cgroup (a 1G
-# swapfile, TRIALS trials, default 15), and mtest01 -p 80 -w over page-cluster and
-# swappiness in a 512M cgroup (the same trials). Prints a markdown table for
-# bench/RESULTS.md; the machine is as it was afterwards (checked).
+# (default 3; seeds from FIRST, default 1): page-cluster against sequential swap-in
+# of 600M in a 256M cgroup (a 1G swapfile, TRIALS trials, default 15), and mtest01
+# -p 80 -w over page-cluster and swappiness in a 512M cgroup (the same trials).
+# Prints a markdown table for bench/RESULTS.md; the machine is as it was afterwards
+# (checked).
 set -eu
 cd "$(dirname "$0")/.."
 SEARCHES=${SEARCHES:-3}
+FIRST=${FIRST:-1}
 TRIALS=${TRIALS:-15}
 VMTUNE=${VMTUNE:-build/vmtune}
 [ "$(id -u)" = 0 ] || { echo "drift.sh: run as root (it searches the live kernel)" >&2; exit 3; }
@@ -20,13 +22,13 @@ T=$(mktemp -d /var/tmp/vmtune-drift-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
 cases=("swapbench -s 600M -a seq -P 2|vm.page-cluster|256M" "mtest01|vm.page-cluster,vm.swappiness|512M")
-echo "drift.sh: SEARCHES=$SEARCHES TRIALS=$TRIALS"
+echo "drift.sh: SEARCHES=$SEARCHES FIRST=$FIRST TRIALS=$TRIALS"
 echo
 echo "| workload | search | runs of the original settings | drift shown | p | noise per run | level moved | minutes |"
 echo "|---|---|---|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	IFS='|' read -r wl knobs mem <<<"$c"
-	for i in $(seq 1 "$SEARCHES"); do
+	for i in $(seq "$FIRST" $((FIRST + SEARCHES - 1))); do
 		st=$T/$i-${wl%% *}
 		t0=$SECONDS
 		"$VMTUNE" --state-dir "$st" -q search --workload "$wl" --knobs "$knobs" --memory-limit "$mem" --swap 1G \
