@@ -13,13 +13,13 @@ cd "$(dirname "$0")/.."
 SEARCHES=${SEARCHES:-3}
 FIRST=${FIRST:-1}
 TRIALS=${TRIALS:-15}
-VMTUNE=${VMTUNE:-build/vmtune}
 [ "$(id -u)" = 0 ] || { echo "drift.sh: run as root (it searches the live kernel)" >&2; exit 3; }
+. tests/lib.sh
 make -s all
-snap() { cat /proc/sys/vm/page-cluster /proc/sys/vm/swappiness; swapon --show=NAME --noheadings; }
-before=$(snap)
-T=$(mktemp -d /var/tmp/vmtune-drift-XXXXXX)
-trap 'rm -rf "$T"' EXIT
+D=$(mktemp -d /var/tmp/vmtune-drift-XXXXXX)
+# whatever an interrupted search left is put back from its journal
+trap 'for st in "$D"/*/; do [ -d "$st" ] && "$VMTUNE" --state-dir "$st" restore >/dev/null 2>&1; done; rm -rf "$T" "$D"' EXIT
+before=$(live_snapshot)
 
 cases=("swapbench -s 600M -a seq -P 2|vm.page-cluster|256M" "mtest01|vm.page-cluster,vm.swappiness|512M")
 echo "drift.sh: SEARCHES=$SEARCHES FIRST=$FIRST TRIALS=$TRIALS"
@@ -29,7 +29,7 @@ echo "|---|---|---|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	IFS='|' read -r wl knobs mem <<<"$c"
 	for i in $(seq "$FIRST" $((FIRST + SEARCHES - 1))); do
-		st=$T/$i-${wl%% *}
+		st=$D/$i-${wl%% *}
 		t0=$SECONDS
 		"$VMTUNE" --state-dir "$st" -q search --workload "$wl" --knobs "$knobs" --memory-limit "$mem" --swap 1G \
 			--trials "$TRIALS" --seed "$i" -o "$st/p.yaml" >"$st.out" 2>&1 || {
@@ -39,8 +39,13 @@ for c in "${cases[@]}"; do
 		}
 		min=$(((SECONDS - t0 + 30) / 60))
 		"$VMTUNE" --state-dir "$st" report 1 --json | jq -r --arg w "$wl" --arg i "$i" --arg m "$min" '.drift[0] |
-			"| \($w) | \($i) | \(.baselines) | \(if .found then "yes" else "no" end) | \(.p * 1000 | round / 1000) | \(.noise_pct * 10 | round / 10)% | \(.change_pct * 10 | round / 10)% | \($m) |"'
+			if .found == null then "| \($w) | \($i) | \(.baselines) | not fitted | | | | \($m) |" else
+			"| \($w) | \($i) | \(.baselines) | \(if .found then "yes" else "no" end) | \(.p * 1000 | round / 1000) | \(.noise_pct * 10 | round / 10)% | \(.change_pct * 10 | round / 10)% | \($m) |" end'
 	done
 done
-after=$(snap)
-[ "$before" = "$after" ] || { echo "drift.sh: the machine is not as it was: $before / $after" >&2; exit 1; }
+after=$(live_snapshot)
+[ "$before" = "$after" ] || {
+	echo "drift.sh: the machine is not as it was:" >&2
+	diff <(echo "$before") <(echo "$after") >&2
+	exit 1
+}
