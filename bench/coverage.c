@@ -97,8 +97,8 @@ int main(int argc, char **argv)
 					reached += ok;
 					nsum += n;
 				}
-				printf(" %.3f (%.0f%%, %.1f) |", (double)cover / (seqs / 5), 100.0 * reached / (seqs / 5),
-				       nsum / (seqs / 5));
+				printf(" %.3f (%.0f%%, %.1f) |", (double)cover / (seqs / 5),
+				       100.0 * reached / (seqs / 5), nsum / (seqs / 5));
 			}
 			printf("\n");
 		}

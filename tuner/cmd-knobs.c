@@ -43,7 +43,7 @@ static json_object *knob_json(const struct knob_state *st)
 		json_object_object_add(o, "search_range", range);
 		/* how search spreads its trials over that range: evenly, or evenly in log2 */
 		json_object_object_add(o, "search_scale",
-				       json_object_new_string(d->type == KT_ENUM		? "choice"
+				       json_object_new_string(d->type == KT_ENUM		 ? "choice"
 							      : d->scale == SCALE_LOG2 && lo > 0 ? "log2"
 												 : "linear"));
 	} else {

@@ -341,8 +341,7 @@ static json_object *model_json(const struct rec *R, const char *what)
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "hostname", json_object_new_string(pm->m.hostname));
 		json_object_object_add(o, "this_machine", json_object_new_boolean(pm->own));
-		json_object_object_add(o, "similarity",
-				       json_number(model_similarity(&R->model, R->A.feat, pm->feat)));
+		json_object_object_add(o, "similarity", json_number(model_similarity(&R->model, R->A.feat, pm->feat)));
 		json_object_object_add(o, "runs", json_object_new_int(pm->nruns));
 		json_object_object_add(o, "trials", json_object_new_int(pm->ntrials));
 		json_object_array_add(src, o);
@@ -711,11 +710,16 @@ int cmd_recommend(int argc, char **argv)
 {
 	enum { O_MIX = 256, O_OBJECTIVE, O_EXPLAIN, O_PROFILES, O_SEED, O_HTML };
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },	     { "workload", required_argument, NULL, 'w' },
-		{ "mix", required_argument, NULL, O_MIX },   { "objective", required_argument, NULL, O_OBJECTIVE },
-		{ "knobs", required_argument, NULL, 'k' },   { "out", required_argument, NULL, 'o' },
-		{ "explain", no_argument, NULL, O_EXPLAIN }, { "profiles", required_argument, NULL, O_PROFILES },
-		{ "seed", required_argument, NULL, O_SEED }, { "html", required_argument, NULL, O_HTML },
+		{ "help", no_argument, NULL, 'h' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "mix", required_argument, NULL, O_MIX },
+		{ "objective", required_argument, NULL, O_OBJECTIVE },
+		{ "knobs", required_argument, NULL, 'k' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "explain", no_argument, NULL, O_EXPLAIN },
+		{ "profiles", required_argument, NULL, O_PROFILES },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "html", required_argument, NULL, O_HTML },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct rec R;

@@ -86,7 +86,8 @@ static int report_run(const char *which, const char *html)
 			info("wrote %s", html);
 	} else if (vt.json) {
 		json_object *o = run_view_json(v);
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		run_view_print(v);
@@ -108,12 +109,13 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			print_cmd_help("report", "  RUN          a run in the results store (--db): its id or uuid "
-						 "(see 'vmtune runs'); none: the latest\n"
-						 "  PROFILE      a profile file: its settings and evidence\n"
-						 "  --html FILE  a run's report as one HTML page with its charts (gnuplot); with\n"
-						 "               a PROFILE, the run it came from (its evidence names it)\n"
-						 "  --json       machine-readable output\n");
+			print_cmd_help(
+			    "report", "  RUN          a run in the results store (--db): its id or uuid "
+				      "(see 'vmtune runs'); none: the latest\n"
+				      "  PROFILE      a profile file: its settings and evidence\n"
+				      "  --html FILE  a run's report as one HTML page with its charts (gnuplot); with\n"
+				      "               a PROFILE, the run it came from (its evidence names it)\n"
+				      "  --json       machine-readable output\n");
 			return 0;
 		case 'j':
 			vt.json = 1;

@@ -124,8 +124,8 @@ static void print_outliers(const struct wl_runs *w, const struct summary *s)
 		if (s->n < 5 || !(fabs(z) > 3.5))
 			continue;
 		if (s->mad > 0)
-			printf("warning: run %d (%.3f s) is an outlier: %s than the median %.3f s by %.1f MADs\n", i + 1,
-			       w->res[i].elapsed, d > 0 ? "slower" : "faster", s->median, fabs(d) / s->mad);
+			printf("warning: run %d (%.3f s) is an outlier: %s than the median %.3f s by %.1f MADs\n",
+			       i + 1, w->res[i].elapsed, d > 0 ? "slower" : "faster", s->median, fabs(d) / s->mad);
 		else if (fabs(d) > 0.05 * s->median) /* most runs alike to the last digit: no scale but 5% */
 			printf("warning: run %d (%.3f s) is an outlier: %.0f%% %s than the %.3f s most runs took\n",
 			       i + 1, w->res[i].elapsed, 100 * fabs(d) / s->median, d > 0 ? "slower" : "faster",
@@ -218,8 +218,8 @@ static void print_block(const struct wl_runs *w)
 		printf("%-36s%s\n", "Elapsed 95% confidence interval:", "n/a (needs 2 or more completed runs)");
 	}
 	if (w->precision > 0)
-		printf("%-36s%s %.1f%% %s after %d runs\n", "Precision:",
-		       w->precise ? "reached" : "NOT reached:", 100 * w->precision,
+		printf("%-36s%s %.1f%% %s after %d runs\n",
+		       "Precision:", w->precise ? "reached" : "NOT reached:", 100 * w->precision,
 		       w->precise ? "" : "asked (--max-runs ended it)", w->nruns);
 	if (w->cost.n) {
 		char buf2[256];
@@ -230,10 +230,12 @@ static void print_block(const struct wl_runs *w)
 							settle_step_name(k), w->cost.s[k] / w->cost.n);
 		printf("%-36s%.2f s on average (%s)\n", "Settling before each run:", w->cost.total / w->cost.n, buf2);
 		if (w->cost.not_quiet)
-			printf("warning: %d time(s) memory pressure or swap I/O had not stopped after 10 s; the run went on\n",
+			printf("warning: %d time(s) memory pressure or swap I/O had not stopped after 10 s; "
+			       "the run went on\n",
 			       w->cost.not_quiet);
 		if (w->cost.not_steady)
-			printf("warning: %d time(s) the CPU still ran over 5%% slow after 30 s (a busy host); the run went on\n",
+			printf("warning: %d time(s) the CPU still ran over 5%% slow after 30 s (a busy host); "
+			       "the run went on\n",
 			       w->cost.not_steady);
 	} else {
 		printf("%-36s%s\n", "Settling before each run:",
@@ -243,7 +245,8 @@ static void print_block(const struct wl_runs *w)
 		char buf2[256];
 		size_t len = 0;
 		for (int k = 0; k < w->nwarm && k < 16; k++)
-			len += (size_t)snprintf(buf2 + len, sizeof(buf2) - len, "%s%.3f s", k ? ", " : "", w->warm_elapsed[k]);
+			len += (size_t)snprintf(buf2 + len, sizeof(buf2) - len, "%s%.3f s", k ? ", " : "",
+						w->warm_elapsed[k]);
 		printf("%-36s%d (%s)\n", "Warm-up runs (not counted):", w->nwarm, buf2);
 	}
 	print_outliers(w, &s);
@@ -365,9 +368,9 @@ static json_object *block_json(const struct wl_runs *w)
 
 /* Settle, then one run in a fresh cgroup (no charge or swappiness carried over).
  * Returns 0 or the exit code to stop with. */
-static int one_run(const struct wl_runs *w, const char *probe, double timeout, uint64_t mem_limit,
-		   uint64_t swap_size, const struct settle_opts *so, struct settle_cost *cost,
-		   struct settle_state *before, struct run_result *r)
+static int one_run(const struct wl_runs *w, const char *probe, double timeout, uint64_t mem_limit, uint64_t swap_size,
+		   const struct settle_opts *so, struct settle_cost *cost, struct settle_state *before,
+		   struct run_result *r)
 {
 	struct run_spec spec = {
 		.workload = w->spec, .timeout = timeout, .echo = vt.verbose > 0, .probe = probe, .root = vt.root
@@ -468,8 +471,8 @@ int cmd_run(int argc, char **argv)
 			precision = strtod(optarg, &end);
 			if (end == optarg || errno || (*end && strcmp(end, "%") != 0) || !(precision >= 0.1) ||
 			    precision > 100)
-				return usage_error("run", "--precision '%s': a percentage from 0.1%% to 100%%, e.g. 3%%",
-						   optarg);
+				return usage_error(
+				    "run", "--precision '%s': a percentage from 0.1%% to 100%%, e.g. 3%%", optarg);
 			precision /= 100;
 			break;
 		}
@@ -640,8 +643,8 @@ int cmd_run(int argc, char **argv)
 				wl[i].precise = h <= precision;
 				if (k + 1 >= wl[i].want)
 					info("  %.1f%% CI +/- %s%.1f%% (%s), target %.1f%%", 100 * PRECISION_LEVEL,
-					     isfinite(h) ? "" : "?", isfinite(h) ? 100 * h : 0.0, ci_method_name(sm.method),
-					     100 * precision);
+					     isfinite(h) ? "" : "?", isfinite(h) ? 100 * h : 0.0,
+					     ci_method_name(sm.method), 100 * precision);
 			}
 		}
 		if (precision > 0 && !wl[i].precise && !vt_interrupted)

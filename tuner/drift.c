@@ -16,8 +16,7 @@
 /* Filter y from a diffuse start: a[k], p[k] the filtered level and its variance after
  * y[k], pm[k] the predicted variance before y[k] (k >= 1). Returns the sum of squared
  * standardised innovations; *logf gets the sum of their log variances. */
-static double filter(const double *t, const double *y, int n, double q, double *a, double *p, double *pm,
-		     double *logf)
+static double filter(const double *t, const double *y, int n, double q, double *a, double *p, double *pm, double *logf)
 {
 	double lvl = y[0], var = 1, ss = 0, lf = 0;
 	int k;

@@ -14,11 +14,11 @@
 #define VMTUNE_DRIFT_H
 
 struct drift_fit {
-	int n;		/* baselines */
-	double q;	/* the walk's variance per unit of position / the noise variance */
-	double sigma2;	/* the noise variance (per baseline run, log scale) */
-	double loglik;	/* the profile log likelihood at q (up to a constant) */
-	double p;	/* the likelihood-ratio test's p of "no drift" (1 when q is 0 at its best) */
+	int n;	       /* baselines */
+	double q;      /* the walk's variance per unit of position / the noise variance */
+	double sigma2; /* the noise variance (per baseline run, log scale) */
+	double loglik; /* the profile log likelihood at q (up to a constant) */
+	double p;      /* the likelihood-ratio test's p of "no drift" (1 when q is 0 at its best) */
 };
 
 /* The profile log likelihood of q for log values y[n] at increasing positions t[n]

@@ -335,7 +335,8 @@ int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x
 	if (!(gp->ysd > 1e-12))
 		gp->ysd = 1;
 	if (rep) {
-		if (!(gp->count = malloc(sizeof(double) * (size_t)n)) || !(gp->var = calloc((size_t)n, sizeof(double)))) {
+		if (!(gp->count = malloc(sizeof(double) * (size_t)n)) ||
+		    !(gp->var = calloc((size_t)n, sizeof(double)))) {
 			gp_free(gp);
 			return -1;
 		}

@@ -12,8 +12,8 @@ struct gp {
 	double *x;		 /* n x d */
 	double *y;		 /* n, standardised */
 	double ymean, ysd;
-	double *count;		/* n measurements behind each point, or NULL (one each) */
-	double *var; /* a point's measured noise variance per measurement (standardised), 0: fitted; or NULL */
+	double *count; /* n measurements behind each point, or NULL (one each) */
+	double *var;   /* a point's measured noise variance per measurement (standardised), 0: fitted; or NULL */
 	double rep_dof, rep_ss; /* the repeats' degrees of freedom and (standardised) squares */
 	double *log_l;		/* d length scales (log) */
 	double log_sf2, log_sn2;

@@ -21,9 +21,8 @@ static const struct cmd_entry commands[] = {
 	{ "get", cmd_get, "KNOB... [--json]", "print knob values" },
 	{ "set", cmd_set, "KNOB=VALUE...", "change knobs (journalled; 'vmtune restore' undoes)" },
 	{ "run", cmd_run,
-	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SWAP [--zswap]] [--set KNOB=VALUE]... [--probe "
-	  "SPEC] "
-	  "[--timeout D] [--json]",
+	  "--workload SPEC | --mix FILE [--runs N] [--memory-limit SIZE] [--swap SWAP [--zswap]] "
+	  "[--set KNOB=VALUE]... [--probe SPEC] [--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
 	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] "

@@ -24,7 +24,7 @@ struct mix {
 	char probe[512];
 	uint64_t memory_limit;
 	struct swap_spec swap; /* backend SWAP_NONE when the mix names none */
-	char objective[16]; /* throughput, interactive, balanced; "" when not given */
+	char objective[16];    /* throughput, interactive, balanced; "" when not given */
 	int nrequire;
 	char require[MIX_MAX_REQUIRE][64];
 };

@@ -140,7 +140,8 @@ static int machine_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_
 		n = strcspn(p->machine.swap, "+");
 		snprintf(base, sizeof(base), "%.*s", (int)n, p->machine.swap);
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (strcmp(base, kinds[i]) == 0 && (!p->machine.swap[n] || strcmp(p->machine.swap + n, "+zswap") == 0))
+			if (strcmp(base, kinds[i]) == 0 &&
+			    (!p->machine.swap[n] || strcmp(p->machine.swap + n, "+zswap") == 0))
 				return 0;
 		return ydoc_error(l->y, v, "swap must be none, rotational, flash or compressed, optionally +zswap");
 	}
@@ -267,7 +268,8 @@ static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 		for (i = 0; i < n && strchr("0123456789abcdef", p->evidence.run[i]); i++)
 			;
 		if (n != 32 || i != n)
-			return ydoc_error(l->y, v, "run must be a run's uuid: 32 lowercase hex digits (see 'vmtune runs --json')");
+			return ydoc_error(
+			    l->y, v, "run must be a run's uuid: 32 lowercase hex digits (see 'vmtune runs --json')");
 		return 0;
 	}
 	return ydoc_error(l->y, k, "unknown key '%s' in evidence (known: workload, trials, run, objective)", key);
@@ -479,8 +481,7 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 		    emit_kv(e, "workload", p->evidence.workload, false) < 0 ||
 		    emit_kl(e, "trials", p->evidence.trials) < 0 ||
 		    (p->evidence.run[0] && emit_kv(e, "run", p->evidence.run, false) < 0) ||
-		    emit_scalar(e, "objective", false) < 0 ||
-		    emit_map(e, true, true) < 0 ||
+		    emit_scalar(e, "objective", false) < 0 || emit_map(e, true, true) < 0 ||
 		    (p->evidence.metric[0] && emit_kv(e, "metric", p->evidence.metric, false) < 0) ||
 		    (p->evidence.direction[0] && emit_kv(e, "direction", p->evidence.direction, false) < 0) ||
 		    emit_kd(e, "baseline", p->evidence.baseline) < 0 || emit_kd(e, "best", p->evidence.best) < 0 ||

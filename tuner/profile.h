@@ -23,7 +23,7 @@ struct profile {
 		bool present;
 		char hostname[256], kernel[128];
 		long cpus, mem_total_kb, swap_total_kb;
-		char swap[32];	       /* the swap it was measured with: none, rotational, flash or compressed, +zswap */
+		char swap[32]; /* the swap it was measured with: none, rotational, flash or compressed, +zswap */
 		char swap_backend[64]; /* the search's --swap (file:1G, zram:1G:lz4, machine...), "" if none */
 	} machine;
 	struct {

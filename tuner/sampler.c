@@ -64,8 +64,8 @@ static void add_point(struct sampler *s, const struct sample *p, const struct sa
 	q->si = (float)((x->si - p->si) / dt);
 	q->so = (float)((x->so - p->so) / dt);
 	q->free_mb = (float)(x->free_kb / 1024);
-	q->psi_some = isfinite(x->psi_some) && isfinite(p->psi_some) ? (float)((x->psi_some - p->psi_some) / 1e3 / dt)
-								      : NAN;
+	q->psi_some =
+	    isfinite(x->psi_some) && isfinite(p->psi_some) ? (float)((x->psi_some - p->psi_some) / 1e3 / dt) : NAN;
 }
 
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=123": the totals, in us */

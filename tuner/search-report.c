@@ -143,11 +143,11 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 		bar[23] = '\0';
 	}
 	progress(!S->o->echo, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s", bar, S->trials_done,
-		S->o->time_budget > 0 ? "" : "/",
-		S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what,
-		space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)), S->o->wl[0].metric,
-		ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2), ob->score,
-		best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
+		 S->o->time_budget > 0 ? "" : "/",
+		 S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what,
+		 space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)), S->o->wl[0].metric,
+		 ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2), ob->score,
+		 best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
 }
 
 /* Throughput and interactivity of the original and the recommended settings, from

@@ -133,8 +133,8 @@ static int parse_series(const char *text, struct vm_point **out)
 		for (k = 0; k < 5; k++) {
 			json_object *c = json_object_array_get_idx(row, k);
 			double d = json_object_is_type(c, json_type_double) || json_object_is_type(c, json_type_int)
-					   ? json_object_get_double(c)
-					   : NAN;
+				       ? json_object_get_double(c)
+				       : NAN;
 			f[k] = isfinite(d) && fabs(d) < 1e12 ? (float)d : NAN;
 		}
 		if (!isfinite(f[0]))
@@ -288,7 +288,8 @@ int run_view_open(struct run_view **vp, const char *db, const char *which)
 			char b[128];
 			if ((id = store_run_by_uuid(st, which)) <= 0) {
 				if (id == 0)
-					error("%s holds no run '%s' (see 'vmtune runs')", db, text_safe(which, b, sizeof(b)));
+					error("%s holds no run '%s' (see 'vmtune runs')", db,
+					      text_safe(which, b, sizeof(b)));
 				goto fail;
 			}
 		}
@@ -426,8 +427,9 @@ static const char *machine_line(const struct run_view *v, char *buf, size_t size
 
 	if (!v->has_machine)
 		return snprintf(buf, size, "(not recorded)"), buf;
-	snprintf(buf, size, "%s, kernel %s, %d CPUs, %ld MiB memory, %ld MiB swap", text_safe(m->hostname, h, sizeof(h)),
-		 text_safe(m->kernel, k, sizeof(k)), m->cpus, m->mem_total_kb / 1024, m->swap_total_kb / 1024);
+	snprintf(buf, size, "%s, kernel %s, %d CPUs, %ld MiB memory, %ld MiB swap",
+		 text_safe(m->hostname, h, sizeof(h)), text_safe(m->kernel, k, sizeof(k)), m->cpus,
+		 m->mem_total_kb / 1024, m->swap_total_kb / 1024);
 	return buf;
 }
 
@@ -442,7 +444,8 @@ static void print_drift(const struct run_view *v, int w)
 	if (v->o.nwl > 1)
 		snprintf(who, sizeof(who), " (%s)", view_workload_name(v, w, name, sizeof(name)));
 	if (!baseline_drift(&v->S, w, &fit, &change)) {
-		printf("drift%s: not fitted (fewer than two runs of the original settings, or one not positive)\n", who);
+		printf("drift%s: not fitted (fewer than two runs of the original settings, or one not positive)\n",
+		       who);
 		return;
 	}
 	if (fit.q == 0)
@@ -567,10 +570,10 @@ json_object *run_view_json(const struct run_view *v)
 		const struct space_dim *dm = &v->S.sp.dim[i];
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "knob", json_object_new_string(dm->def->name));
-		json_object_object_add(
-		    x, "original", json_object_new_string(knob_format_value(dm->def, dm->original, a, sizeof(a))));
-		json_object_object_add(
-		    x, "recommended", json_object_new_string(knob_format_value(dm->def, v->rec[i], a, sizeof(a))));
+		json_object_object_add(x, "original",
+				       json_object_new_string(knob_format_value(dm->def, dm->original, a, sizeof(a))));
+		json_object_object_add(x, "recommended",
+				       json_object_new_string(knob_format_value(dm->def, v->rec[i], a, sizeof(a))));
 		json_object_object_add(x, "sensitivity_pct", json_number(v->sens[i].pct));
 		json_object_object_add(x, "sensitivity_lo_pct", json_number(v->sens[i].lo));
 		json_object_object_add(x, "sensitivity_hi_pct", json_number(v->sens[i].hi));
@@ -671,7 +674,8 @@ int search_runs_list(const char *db, bool json)
 	rc = store_runs_info(st, 0, list_one, &L);
 	store_close(st);
 	if (json) {
-		printf("%s\n", json_object_to_json_string_ext(L.arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(L.arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(L.arr);
 	}
 	return rc < 0 ? EXIT_ENV : 0;

@@ -44,7 +44,7 @@ struct search_opts {
 	bool apply, dry_run;
 	bool warm_start; /* seed the surrogate with the pooled trials of every --db */
 	long resume;
-	uint64_t mem_limit, swap; /* swap: what the cgroup may use (0: not limited) */
+	uint64_t mem_limit, swap;  /* swap: what the cgroup may use (0: not limited) */
 	struct swap_spec swapspec; /* where the swap comes from (--swap) */
 	double timeout;
 	int baseline_every, finalists;

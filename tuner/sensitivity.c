@@ -29,8 +29,8 @@
 #include "vmtune.h"
 
 #define MAX_LEVELS 32 /* values that get a level each: an enum's choices, a knob with few */
-#define FEW 8	       /* a knob on a line measured at this many values or fewer gets levels */
-#define STEPS 9	       /* otherwise its quadratic is compared at nine values across its range */
+#define FEW 8	      /* a knob on a line measured at this many values or fewer gets levels */
+#define STEPS 9	      /* otherwise its quadratic is compared at nine values across its range */
 
 /* A knob's columns in the design: none (one value measured: nothing to learn), a
  * line and a square in its coded value, or a level for each value measured but the
@@ -179,7 +179,8 @@ int sens_fit(int n, int d, const double *x, const double *y, const bool *categor
 		for (j = 0; j < t[k].ncol; j++) {
 			diff += a[j] * gsl_vector_get(c, (size_t)(t[k].col + j));
 			for (l = 0; l < t[k].ncol; l++)
-				var += a[j] * a[l] * gsl_matrix_get(cov, (size_t)(t[k].col + j), (size_t)(t[k].col + l));
+				var +=
+				    a[j] * a[l] * gsl_matrix_get(cov, (size_t)(t[k].col + j), (size_t)(t[k].col + l));
 		}
 		var = var > 0 ? var * s2 : 0;
 		q = gsl_cdf_tdist_Qinv(0.025 / (nv * (nv - 1) / 2.0), (double)(n - (int)rank));
@@ -211,7 +212,8 @@ out:
 void sensitivity(struct search *S, struct sens *sens)
 {
 	int d = S->sp.d, n = 0, i;
-	double *x = malloc(sizeof(double) * (size_t)((S->nobs + 1) * d)), *y = malloc(sizeof(double) * (size_t)(S->nobs + 1));
+	double *x = malloc(sizeof(double) * (size_t)((S->nobs + 1) * d)),
+	       *y = malloc(sizeof(double) * (size_t)(S->nobs + 1));
 
 	for (i = 0; i < d; i++)
 		sens[i].pct = sens[i].lo = sens[i].hi = NAN;

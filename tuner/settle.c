@@ -66,7 +66,9 @@ int settle_parse(const char *list, unsigned *steps, char *why, size_t whylen)
 			if (strcmp(tok + minus, step_names[i]) == 0)
 				break;
 		if (i == SETTLE_NSTEPS) {
-			snprintf(why, whylen, "unknown step '%s' (all, none, or a list of sync, drop-caches, compact, swap, quiet, steady; -STEP leaves one out)",
+			snprintf(why, whylen,
+				 "unknown step '%s' (all, none, or a list of sync, drop-caches, compact, swap, quiet, "
+				 "steady; -STEP leaves one out)",
 				 text_safe(tok, esc, sizeof(esc)));
 			return -1;
 		}

@@ -239,16 +239,17 @@ int store_import_run(struct store *s, const char *line, const char *where)
 				      where, i + 1, j + 1, SAMPLER_SERIES_MAX);
 				goto fail;
 			}
-			if ((mid = store_insert_id(s,
-						   "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, "
-						   "sys_s, elapsed_s, majflt, minflt, probe_p99_ms, probe_played, results, "
-						   "probe) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
-						   13, mp, "cannot import")) < 0)
+			if ((mid = store_insert_id(
+				 s,
+				 "INSERT INTO measurements(trial_id, workload, outcome, metric, user_s, "
+				 "sys_s, elapsed_s, majflt, minflt, probe_p99_ms, probe_played, results, "
+				 "probe) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
+				 13, mp, "cannot import")) < 0)
 				goto fail;
 			if (field(m, "series")) {
 				struct val sp[] = { vint(mid), jval(field(m, "series"), true) };
-				if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, sp, NULL) <
-				    0) {
+				if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, sp,
+					    NULL) < 0) {
 					store_fail(s, "cannot import");
 					goto fail;
 				}

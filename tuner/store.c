@@ -209,8 +209,7 @@ int store_trial_delete(struct store *s, long trial)
 {
 	struct val p[] = { vint(trial) };
 
-	if (store_q(s,
-		    "DELETE FROM series WHERE measurement_id IN (SELECT id FROM measurements WHERE trial_id=$1)", 1,
+	if (store_q(s, "DELETE FROM series WHERE measurement_id IN (SELECT id FROM measurements WHERE trial_id=$1)", 1,
 		    p, NULL) < 0 ||
 	    store_q(s, "DELETE FROM measurements WHERE trial_id=$1", 1, p, NULL) < 0 ||
 	    store_q(s, "DELETE FROM trials WHERE id=$1", 1, p, NULL) < 0)
@@ -252,8 +251,9 @@ static char *series_json(const struct vm_point *v, int n)
 		const float f[5] = { v[i].t, v[i].si, v[i].so, v[i].free_mb, v[i].psi_some };
 		len += (size_t)snprintf(b + len, cap - len, "%s[", i ? "," : "");
 		for (k = 0; k < 5; k++)
-			len += isfinite(f[k]) ? (size_t)snprintf(b + len, cap - len, "%s%.6g", k ? "," : "", (double)f[k])
-					      : (size_t)snprintf(b + len, cap - len, "%snull", k ? "," : "");
+			len += isfinite(f[k])
+				   ? (size_t)snprintf(b + len, cap - len, "%s%.6g", k ? "," : "", (double)f[k])
+				   : (size_t)snprintf(b + len, cap - len, "%snull", k ? "," : "");
 		b[len++] = ']';
 	}
 	b[len++] = ']';
@@ -293,7 +293,8 @@ int store_measurement_add(struct store *s, long trial, const char *workload, con
 			struct val q[] = { vint(id), vtext(sj) };
 			if (!sj)
 				rc = error("out of memory");
-			else if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, q, NULL) < 0)
+			else if (store_q(s, "INSERT INTO series(measurement_id, samples) VALUES($1,$2)", 2, q, NULL) <
+				 0)
 				rc = store_fail(s, "cannot add the measurement's series");
 			free(sj);
 		}

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "knob.h"
 #include "search-int.h"
 #include "vmtune.h"
@@ -87,9 +86,11 @@ void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, l
 		if (held[k] && k < (int)(8 * sizeof(S->held_said)) && !(S->held_said & (1UL << k))) {
 			char a[64];
 			S->held_said |= 1UL << k;
-			search_say(S, "%s: the model finds no effect (length scale %.0f times its range); held at %s from here",
-				   S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
-				   knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
+			search_say(
+			    S,
+			    "%s: the model finds no effect (length scale %.0f times its range); held at %s from here",
+			    S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
+			    knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
 		}
 	}
 	/* the few best points by their measurements, to search around them */
@@ -123,8 +124,8 @@ void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, l
 					x[k] = inc_x[k];
 				else if (dm->categorical)
 					x[k] = late && gsl_rng_uniform(S->rng) < 0.8
-						       ? inc_x[k]
-						       : (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1)));
+						   ? inc_x[k]
+						   : (double)(dm->lo + (long)(u * (double)(dm->hi - dm->lo + 1)));
 				else if (late)
 					x[k] = fmax(-1, fmin(1, inc_x[k] + 0.5 * (u - 0.5)));
 				else

@@ -57,7 +57,7 @@ extern volatile sig_atomic_t vt_interrupted;
 /* Messages go to stderr prefixed with "vmtune: "; error() returns -1 so that
  * library code can say `return error(...)`. */
 void log_setup(int verbosity, bool quiet); /* -v (repeatable) and -q */
-void log_to(FILE *f);                      /* messages go to f (NULL: stderr); the fuzz targets' /dev/null */
+void log_to(FILE *f);			   /* messages go to f (NULL: stderr); the fuzz targets' /dev/null */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

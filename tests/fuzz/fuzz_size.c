@@ -36,8 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	why[0] = '\0';
 	if (parse_duration(s, &secs, why, sizeof(why)) == 0) {
 		/* decimal digits, at most one point, then the unit: no exponents, no hex */
-		if (!isfinite(secs) || secs < 0 || secs > 1e9 || strspn(s, "0123456789.") < 1 ||
-		    strpbrk(s, "xXeEpP+-"))
+		if (!isfinite(secs) || secs < 0 || secs > 1e9 || strspn(s, "0123456789.") < 1 || strpbrk(s, "xXeEpP+-"))
 			abort();
 	} else if (!why[0]) {
 		abort();

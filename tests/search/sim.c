@@ -134,10 +134,17 @@ static int hard_set(struct hard *h, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 	size_t n = eq ? (size_t)(eq - kv) : 0;
-	struct { const char *name; double *v; } num[] = {
-		{ "vm.page-cluster", &h->pc }, { "vm.swappiness", &h->sw }, { "vm.vfs_cache_pressure", &h->vfs },
-		{ "vm.watermark_scale_factor", &h->wsf }, { "vm.compaction_proactiveness", &h->cp },
-		{ "vm.dirty_ratio", &h->dr }, { "vm.dirty_expire_centisecs", &h->dec },
+	struct {
+		const char *name;
+		double *v;
+	} num[] = {
+		{ "vm.page-cluster", &h->pc },
+		{ "vm.swappiness", &h->sw },
+		{ "vm.vfs_cache_pressure", &h->vfs },
+		{ "vm.watermark_scale_factor", &h->wsf },
+		{ "vm.compaction_proactiveness", &h->cp },
+		{ "vm.dirty_ratio", &h->dr },
+		{ "vm.dirty_expire_centisecs", &h->dec },
 	};
 	char *end;
 

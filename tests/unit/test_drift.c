@@ -69,7 +69,7 @@ static double exact_loglik(double q)
 	gsl_linalg_cholesky_decomp1(c);
 	for (int i = 0; i < N; i++)
 		logdet += 2 * log(gsl_matrix_get(c, i, i));
-	gsl_linalg_cholesky_solve(c, one, u); /* C0^-1 1 */
+	gsl_linalg_cholesky_solve(c, one, u);	    /* C0^-1 1 */
 	gsl_linalg_cholesky_solve(c, &y.vector, w); /* C0^-1 y */
 	gsl_blas_ddot(one, u, &s1);
 	gsl_blas_ddot(&y.vector, u, &sy);

@@ -223,6 +223,8 @@ static void restore_refuses_foreign_paths(void **state)
 
 int main(void)
 {
+	/* one test a line */
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		T(probe_reads_values_and_status),
 		T(prefault_order_from_fault_around_bytes),
@@ -234,6 +236,7 @@ int main(void)
 		T(journal_files_cover_the_pair),
 		T(restore_refuses_foreign_paths),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests_name("knob", tests, NULL, NULL);
 }

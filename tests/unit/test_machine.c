@@ -9,7 +9,8 @@
 
 #include "machine.h"
 
-static const char fp[] = "{\"hostname\":\"rot8\",\"machine_id\":\"0f1e2d3c4b5a69788796a5b4c3d2e1f0\",\"kernel\":\"6.1.0-13-amd64\",\"cpus\":4,\"numa_nodes\":1,"
+static const char fp[] = "{\"hostname\":\"rot8\",\"machine_id\":\"0f1e2d3c4b5a69788796a5b4c3d2e1f0\","
+			 "\"kernel\":\"6.1.0-13-amd64\",\"cpus\":4,\"numa_nodes\":1,"
 			 "\"mem_total_kb\":8388608,\"swap_total_kb\":4194304,\"page_size\":4096,"
 			 "\"swap_devices\":[{\"name\":\"/dev/zram0\",\"kind\":\"zram\",\"size_kb\":1048576},"
 			 "{\"name\":\"/dev/sda2\",\"kind\":\"rotational\",\"size_kb\":3145728}],"

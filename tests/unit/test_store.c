@@ -119,7 +119,7 @@ static void trials_come_back_as_written(void **state)
 	assert_int_equal(seen.kinds[2], 1);
 	assert_true(seen.metric[0] == 10 && seen.metric[1] == 8);
 	assert_true(isnan(seen.metric[2]) && seen.failed[2]); /* an OOM kill: failed, no metric */
-	assert_int_equal(seen.nmetrics[3], 0);		       /* --resume measures it again */
+	assert_int_equal(seen.nmetrics[3], 0);		      /* --resume measures it again */
 	cfg = store_run_config(s, run, status, sizeof(status));
 	assert_non_null(cfg);
 	assert_string_equal(status, "running");
