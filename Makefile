@@ -16,10 +16,10 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # procps (sysctl -p), qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the
 # fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back, clang and
 # libclang-rt-14-dev (libFuzzer: the fuzz targets), kmod and e2fsprogs (the guest suite's modules and disk, the
-# fault suite's full file system)
+# fault suite's full file system), clang-format (the layout test)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
-	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna
+	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna clang-format
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)
