@@ -1,11 +1,13 @@
 /* gp.c - Gaussian-process regression for the search: ARD squared-exponential
  * kernel over continuous coded knobs, an exponential Hamming kernel over enum
- * knobs, hyperparameters by maximum a posteriori (the marginal likelihood times weak
- * priors on the length scales and the signal; Nelder-Mead simplex on the logs,
- * clamped to sane boxes), Cholesky solves for the posterior. A point
- * that is the mean of several measurements carries the noise of that mean (the
- * fitted noise is per measurement, divided by the count), and the spread of those
- * repeats about their mean goes into the likelihood of the noise. */
+ * knobs, a quadratic trend along the continuous ones if asked (gp_fit_trend: its
+ * coefficients integrated out, a fixed part of the kernel), hyperparameters by
+ * maximum a posteriori (the marginal likelihood times weak priors on the length
+ * scales and the signal; BFGS on the analytic gradient from three starts, the
+ * simplex where it stalls, clamped to sane boxes), Cholesky solves for the
+ * posterior. A point that is the mean of several measurements carries the noise of
+ * that mean (the fitted noise is per measurement, divided by the count), and the
+ * spread of those repeats about their mean goes into the likelihood of the noise. */
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -51,9 +53,30 @@ static double dist(const struct gp *gp, const double *a, const double *b, int fr
 	return s;
 }
 
+/* The trend's basis at x for dimension k: x and the second Legendre polynomial,
+ * orthogonal on [-1, 1] to each other and to the constant. */
+static double p2(double x)
+{
+	return 0.5 * (3 * x * x - 1);
+}
+
+/* The trend's part of the kernel: GP_TREND_VAR h(a).h(b) over its basis h. */
+static double trend_kern(const struct gp *gp, const double *a, const double *b)
+{
+	double s = 1;
+	int k;
+
+	if (!gp->trend)
+		return 0;
+	for (k = 0; k < gp->trend; k++)
+		if (!gp->categorical[k])
+			s += a[k] * b[k] + p2(a[k]) * p2(b[k]);
+	return GP_TREND_VAR * s;
+}
+
 static double kern(const struct gp *gp, const double *a, const double *b)
 {
-	return exp(gp->log_sf2 - dist(gp, a, b, 0, gp->d));
+	return exp(gp->log_sf2 - dist(gp, a, b, 0, gp->d)) + trend_kern(gp, a, b);
 }
 
 double gp_correlation(const struct gp *gp, const double *a, const double *b, int from, int to)
@@ -307,6 +330,12 @@ int gp_fit_with(struct gp *gp, int d, const bool *categorical, const double *x, 
 int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
 		  const struct gp_rep *rep, int n, const struct gp *hyper)
 {
+	return gp_fit_trend(gp, d, categorical, x, y, rep, n, hyper, 0);
+}
+
+int gp_fit_trend(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
+		 const struct gp_rep *rep, int n, const struct gp *hyper, int trend)
+{
 	static const double starts_l[] = { 0.0, -1.0, 1.0 };
 	gsl_vector *cand, *best;
 	double best_val = HUGE_VAL, start[64];
@@ -317,6 +346,7 @@ int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x
 		return -1;
 	gsl_set_error_handler_off();
 	memset(gp, 0, sizeof(*gp));
+	gp->trend = trend < 0 ? 0 : trend > d ? d : trend;
 	gp->d = d;
 	gp->n = n;
 	gp->categorical = categorical;
@@ -404,7 +434,7 @@ void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd)
 	}
 	/* v = L^-1 k; var = k(x,x) - v.v */
 	gsl_blas_dtrsv(CblasLower, CblasNoTrans, CblasNonUnit, gp->chol, k);
-	var = exp(gp->log_sf2);
+	var = exp(gp->log_sf2) + trend_kern(gp, x, x);
 	for (i = 0; i < gp->n; i++)
 		var -= gsl_vector_get(k, (size_t)i) * gsl_vector_get(k, (size_t)i);
 	gsl_vector_free(k);
@@ -412,6 +442,31 @@ void gp_predict(const struct gp *gp, const double *x, double *mean, double *sd)
 		var = 1e-12;
 	*mean = gp->ymean + gp->ysd * m;
 	*sd = gp->ysd * sqrt(var);
+}
+
+bool gp_trend_flat(const struct gp *gp, int k)
+{
+	gsl_vector *h;
+	bool flat = true;
+	int j, i;
+
+	if (k < 0 || k >= gp->trend || gp->categorical[k] || !(h = gsl_vector_alloc((size_t)gp->n)))
+		return true;
+	for (j = 0; j < 2 && flat; j++) {
+		/* coefficient c of basis h: mean V h' K^-1 y, variance V - V^2 h' K^-1 h (K with the trend) */
+		double mean = 0, hk = 0;
+		for (i = 0; i < gp->n; i++) {
+			double xi = gp->x[i * gp->d + k], hi = j ? p2(xi) : xi;
+			gsl_vector_set(h, (size_t)i, hi);
+			mean += hi * gp->alpha[i];
+		}
+		mean *= GP_TREND_VAR;
+		gsl_blas_dtrsv(CblasLower, CblasNoTrans, CblasNonUnit, gp->chol, h);
+		gsl_blas_ddot(h, h, &hk);
+		flat = fabs(mean) < 2 * sqrt(fmax(GP_TREND_VAR - GP_TREND_VAR * GP_TREND_VAR * hk, 0));
+	}
+	gsl_vector_free(h);
+	return flat;
 }
 
 double gp_expected_improvement(const struct gp *gp, const double *x, double best)

@@ -5,7 +5,14 @@
 #include <stdbool.h>
 
 /* Dimensions are continuous (coded to [-1, 1], squared-exponential with an ARD
- * length scale each) or categorical (an index; exp(-[a != b] / l) each). */
+ * length scale each) or categorical (an index; exp(-[a != b] / l) each). With a
+ * trend (gp_fit_trend), a constant and a quadratic in each of the first continuous
+ * dimensions, x and (3x^2 - 1)/2, with coefficients of prior N(0, GP_TREND_VAR) in
+ * the units of the standardised y, are part of the prior as well: the kernel gains
+ * GP_TREND_VAR (1 + sum of x x' + P2(x) P2(x')) (Rasmussen and Williams, section 2.7,
+ * with the coefficients integrated out). Far from the data the posterior follows
+ * the fitted bowl or slope instead of falling back to the mean. */
+#define GP_TREND_VAR 0.5
 struct gp {
 	int d, n;
 	const bool *categorical; /* d flags */
@@ -17,6 +24,7 @@ struct gp {
 	double rep_dof, rep_ss; /* the repeats' degrees of freedom and (standardised) squares */
 	double *log_l;		/* d length scales (log) */
 	double log_sf2, log_sn2;
+	int trend;     /* the first trend dimensions carry the quadratic trend (continuous ones); 0: none */
 	double *alpha; /* K^-1 y */
 	void *chol;    /* gsl_matrix *, the Cholesky factor of K */
 };
@@ -43,6 +51,14 @@ struct gp_rep {
 };
 int gp_fit_counts(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
 		  const struct gp_rep *rep, int n, const struct gp *hyper);
+/* gp_fit_counts with the quadratic trend over the continuous ones of the first trend
+ * dimensions (0: none, as gp_fit_counts). */
+int gp_fit_trend(struct gp *gp, int d, const bool *categorical, const double *x, const double *y,
+		 const struct gp_rep *rep, int n, const struct gp *hyper, int trend);
+/* Whether the fitted trend along dimension k is flat: both of its coefficients
+ * (slope and curvature) within two posterior standard deviations of 0. True without
+ * a trend there. */
+bool gp_trend_flat(const struct gp *gp, int k);
 /* The fit's objective (the negative log posterior of the hyperparameters, up to a
  * constant) at params (d log length scales, log signal, log noise) and its gradient
  * in grad, for a gp whose data are set (after a fit): what the fit minimises. It

@@ -1,7 +1,8 @@
-/* strategy-bo.c - the surrogate of --strategy bo: a Gaussian process over this
- * search's log costs (and, with --warm-start, the pooled trials with their
- * machine features), a second one over where its runs failed, the candidate of
- * highest expected improvement times the chance that it runs. */
+/* strategy-bo.c - the surrogate of --strategy bo: a Gaussian process with a quadratic
+ * trend along each knob over this search's log costs (and, with --warm-start, the
+ * pooled trials with their machine features), a second one over where its runs
+ * failed, the candidate of highest expected improvement times the chance that it
+ * runs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,11 +61,12 @@ static int incumbent(struct search *S, const struct gp *gp, double *best_mu)
 /* Expected improvement (times the chance that the run succeeds, when runs have failed)
  * over candidates: random points of the box, and steps around the incumbent and the
  * few best points, each rounded to valid values and scored there. In the last third
- * of the search (by trials or by time) the random points come from a trust region around the
- * incumbent (a quarter of each coded range either side; an enum keeps its choice four
- * times in five), and knobs the model finds irrelevant (a length scale over 12, the
- * box being 2 wide) keep the incumbent's value, so that the remaining budget refines
- * what matters instead of chasing the variance at the box's edges. Prefers settings
+ * of the search (by trials or by time) the random points come from a trust region around
+ * the incumbent (a quarter of each coded range either side; an enum keeps its choice
+ * four times in five), and knobs the model finds irrelevant (a length scale over 12,
+ * the box being 2 wide, and a flat trend along it) keep the incumbent's value, so that
+ * the remaining budget refines what matters instead of chasing the variance at the
+ * box's edges. Prefers settings
  * not yet tried; when every setting has been tried (a small space), the best EI
  * re-measures. */
 void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, long *out)
@@ -82,15 +84,16 @@ void bo_candidate(struct search *S, const struct gp *gp, const struct gp *gpc, l
 		done = fmax(done, (vt_now() - S->t0) / search_phase_time(S));
 	late = !S->warm && done >= 2.0 / 3;
 	for (k = 0; k < S->sp.d; k++) {
-		held[k] = late && gp->log_l[k] > log(12.0);
+		held[k] = late && gp->log_l[k] > log(12.0) && gp_trend_flat(gp, k);
 		if (held[k] && k < (int)(8 * sizeof(S->held_said)) && !(S->held_said & (1UL << k))) {
 			char a[64];
 			S->held_said |= 1UL << k;
-			search_say(
-			    S,
-			    "%s: the model finds no effect (length scale %.0f times its range); held at %s from here",
-			    S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
-			    knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
+			search_say(S,
+				   "%s: the model finds no effect (length scale %.0f times its range, a flat trend); "
+				   "held at %s "
+				   "from here",
+				   S->sp.dim[k].def->name, exp(gp->log_l[k]) / 2,
+				   knob_format_value(S->sp.dim[k].def, S->points[inc].vals[k], a, sizeof(a)));
 		}
 	}
 	/* the few best points by their measurements, to search around them */
@@ -211,7 +214,10 @@ int fit_model(struct search *S, struct gp *gp)
 		y[n++] = log(ob->score);
 	}
 	refit = !S->have_hyper || !S->warm || S->trials_done - S->hyper_at >= 8;
-	rc = n >= 2 ? gp_fit_counts(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, rep, n, refit ? NULL : &hyper)
+	/* the knobs (first in the coordinates) carry a quadratic trend: a bowl or a slope along
+	 * each is in the prior, and where no setting was measured the model follows it */
+	rc = n >= 2 ? gp_fit_trend(gp, D, S->warm ? S->cat : S->sp.categorical, x, y, rep, n, refit ? NULL : &hyper,
+				   S->sp.d)
 		    : -1;
 	if (rc == 0 && refit && S->warm) {
 		memcpy(S->hyper_l, gp->log_l, sizeof(double) * (size_t)D);

@@ -1,8 +1,12 @@
 /* test_gp.c - the Gaussian process learns a known function (numeric and enum
  * inputs), its noise, the expected improvement of a known posterior and a known
- * failure boundary, and the search space codes values to [-1, 1] and back. */
+ * failure boundary; its quadratic trend is the explicit-basis posterior and finds
+ * which knobs have one; and the search space codes values to [-1, 1] and back. */
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <string.h>
@@ -186,11 +190,8 @@ static void fits_a_known_noise(void **state)
 	gsl_rng_free(r);
 }
 
-/* The fit's gradient against central finite differences of its objective, on data with
- * an enum, counts, repeats and one point's measured noise, at parameters inside the
- * box; and the fit itself ends where the gradient vanishes (a local optimum, not a
- * stalled search). */
-static void gradient_matches_finite_differences(void **state)
+/* one case of gradient_matches_finite_differences */
+static void gradient_at(int trend)
 {
 	const bool categorical[3] = { false, false, true };
 	double x[25 * 3], y[25], p[5] = { -0.4, 0.6, 1.1, 0.3, -3.0 }, g[5], gh[5], q[5], fp, fm, gmax = 0;
@@ -198,14 +199,13 @@ static void gradient_matches_finite_differences(void **state)
 	struct gp gp;
 	int i, k;
 
-	(void)state;
 	sample(x, y, 25, 4242);
 	for (i = 0; i < 25; i++) {
 		rep[i] = (struct gp_rep){ .count = 1 + i % 3, .dof = i % 3, .ss = 0.02 * (i % 3), .var = 0 };
 		y[i] += 0.05 * sin(7.0 * i);
 	}
 	rep[4].var = 0.03; /* measured */
-	assert_int_equal(gp_fit_counts(&gp, 3, categorical, x, y, rep, 25, NULL), 0);
+	assert_int_equal(gp_fit_trend(&gp, 3, categorical, x, y, rep, 25, NULL, trend), 0);
 	/* at the fit's own parameters the gradient is (nearly) zero */
 	for (k = 0; k < 3; k++)
 		q[k] = gp.log_l[k];
@@ -214,7 +214,8 @@ static void gradient_matches_finite_differences(void **state)
 	gp_objective(&gp, q, gh);
 	for (k = 0; k < 5; k++)
 		gmax = fmax(gmax, fabs(gh[k]));
-	print_message("# largest gradient component at the fitted parameters: %.2g\n", gmax);
+	print_message("# trend over %d inputs: largest gradient component at the fitted parameters: %.2g\n", trend,
+		      gmax);
 	assert_true(gmax < 1e-2);
 	/* elsewhere it matches the finite differences */
 	gp_objective(&gp, p, g);
@@ -229,6 +230,17 @@ static void gradient_matches_finite_differences(void **state)
 		assert_true(fabs(num - g[k]) < 1e-4 * fmax(1, fabs(num)));
 	}
 	gp_free(&gp);
+}
+
+/* The fit's gradient against central finite differences of its objective, on data with
+ * an enum, counts, repeats and one point's measured noise, at parameters inside the
+ * box; and the fit itself ends where the gradient vanishes (a local optimum, not a
+ * stalled search). Without the trend and with it over the two numeric inputs. */
+static void gradient_matches_finite_differences(void **state)
+{
+	for (int trend = 0; trend <= 2; trend += 2)
+		gradient_at(trend);
+	(void)state;
 }
 
 /* Expected improvement on a posterior known in closed form: one point (y = 5) with
@@ -253,6 +265,163 @@ static void ei_on_a_known_posterior(void **state)
 			 sd_true * (z * gsl_cdf_ugaussian_P(z) + gsl_ran_ugaussian_pdf(z))) < 1e-6);
 	assert_true(gp_expected_improvement(&gp, &x0, 4) < 1e-12);
 	gp_free(&gp);
+}
+
+/* The trend against the explicit-basis form of the same model (Rasmussen and Williams,
+ * eqs. 2.41-2.42, the coefficients beta ~ N(0, GP_TREND_VAR I) on the basis 1, x0,
+ * P2(x0), x1, P2(x1); the enum x2 has none), computed here on its own: with K the
+ * squared-exponential kernel plus noise, A = I / V + H K^-1 H', beta = A^-1 H K^-1 y,
+ * mean = h'beta + k' K^-1 (y - H'beta), variance = k(x,x) - k' K^-1 k + r' A^-1 r with
+ * r = h - H K^-1 k. Fixed hyperparameters; at points among the data, between them and
+ * well outside the box. */
+static void trend_basis(const double *x, double *h)
+{
+	h[0] = 1;
+	h[1] = x[0];
+	h[2] = 0.5 * (3 * x[0] * x[0] - 1);
+	h[3] = x[1];
+	h[4] = 0.5 * (3 * x[1] * x[1] - 1);
+}
+
+static double se(const double *a, const double *b, const double *l, double sf2)
+{
+	double s = 0;
+
+	for (int k = 0; k < 2; k++)
+		s += 0.5 * (a[k] - b[k]) * (a[k] - b[k]) / (l[k] * l[k]);
+	s += (a[2] != b[2]) / l[2];
+	return sf2 * exp(-s);
+}
+
+static void trend_is_the_explicit_basis_posterior(void **state)
+{
+	enum { N = 20, P = 5 };
+	const bool categorical[3] = { false, false, true };
+	double x[N * 3], y[N], ll[3] = { -0.3, 0.4, 0.2 }, l[3], sf2 = exp(0.3), sn2 = 0.01, ymean, ysd;
+	const double at[][3] = { { 0.1, -0.2, 1 }, { 0.9, 0.9, 0 }, { 2.5, -2, 2 }, { -3, 0.5, 1 } };
+	struct gp hyper = { .log_l = ll, .log_sf2 = 0.3, .log_sn2 = log(0.01) }, gp;
+	gsl_matrix *K = gsl_matrix_alloc(N, N), *H = gsl_matrix_alloc(P, N), *KiHt = gsl_matrix_alloc(N, P);
+	gsl_matrix *A = gsl_matrix_alloc(P, P);
+	gsl_vector *ys = gsl_vector_alloc(N), *Kiy = gsl_vector_alloc(N), *b = gsl_vector_alloc(P);
+	gsl_vector *beta = gsl_vector_alloc(P), *k = gsl_vector_alloc(N), *Kik = gsl_vector_alloc(N);
+	gsl_vector *r = gsl_vector_alloc(P), *Air = gsl_vector_alloc(P), *res = gsl_vector_alloc(N);
+	int i, j;
+
+	(void)state;
+	sample(x, y, N, 777);
+	for (j = 0; j < 3; j++)
+		l[j] = exp(ll[j]);
+	assert_int_equal(gp_fit_trend(&gp, 3, categorical, x, y, NULL, N, &hyper, 3), 0);
+	/* the model works on standardised y, as gp.c does */
+	ymean = gsl_stats_mean(y, 1, N);
+	ysd = gsl_stats_sd_m(y, 1, N, ymean);
+	for (i = 0; i < N; i++) {
+		double h[P];
+		gsl_vector_set(ys, i, (y[i] - ymean) / ysd);
+		trend_basis(x + i * 3, h);
+		for (j = 0; j < P; j++)
+			gsl_matrix_set(H, j, i, h[j]);
+		for (j = 0; j < N; j++)
+			gsl_matrix_set(K, i, j, se(x + i * 3, x + j * 3, l, sf2) + (i == j ? sn2 + 1e-9 : 0));
+	}
+	gsl_linalg_cholesky_decomp1(K);
+	gsl_linalg_cholesky_solve(K, ys, Kiy);
+	for (j = 0; j < P; j++) {
+		gsl_vector_const_view hj = gsl_matrix_const_row(H, j);
+		gsl_vector_view c = gsl_matrix_column(KiHt, j);
+		gsl_linalg_cholesky_solve(K, &hj.vector, &c.vector);
+	}
+	gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1, H, KiHt, 0, A);
+	for (j = 0; j < P; j++)
+		gsl_matrix_set(A, j, j, gsl_matrix_get(A, j, j) + 1 / GP_TREND_VAR);
+	gsl_blas_dgemv(CblasNoTrans, 1, H, Kiy, 0, b);
+	gsl_linalg_cholesky_decomp1(A);
+	gsl_linalg_cholesky_solve(A, b, beta);
+	gsl_vector_memcpy(res, ys);
+	gsl_blas_dgemv(CblasTrans, -1, H, beta, 1, res); /* y - H'beta */
+	gsl_linalg_cholesky_solve(K, res, Kiy);		 /* K^-1 (y - H'beta) */
+	for (size_t t = 0; t < sizeof(at) / sizeof(at[0]); t++) {
+		double h[P], mean, var, kk, rr, m, sd;
+		trend_basis(at[t], h);
+		for (i = 0; i < N; i++)
+			gsl_vector_set(k, i, se(at[t], x + i * 3, l, sf2));
+		gsl_linalg_cholesky_solve(K, k, Kik);
+		gsl_blas_ddot(k, Kiy, &mean);
+		for (j = 0; j < P; j++)
+			mean += h[j] * gsl_vector_get(beta, j);
+		gsl_blas_dgemv(CblasNoTrans, -1, H, Kik, 0, r); /* -H K^-1 k */
+		for (j = 0; j < P; j++)
+			gsl_vector_set(r, j, h[j] + gsl_vector_get(r, j));
+		gsl_linalg_cholesky_solve(A, r, Air);
+		gsl_blas_ddot(k, Kik, &kk);
+		gsl_blas_ddot(r, Air, &rr);
+		var = sf2 - kk + rr;
+		gp_predict(&gp, at[t], &m, &sd);
+		print_message("# at (%g, %g, %g): mean %.6f (explicit basis %.6f), sd %.6f (%.6f)\n", at[t][0],
+			      at[t][1], at[t][2], m, ymean + ysd * mean, sd, ysd * sqrt(var));
+		assert_true(fabs(m - (ymean + ysd * mean)) < 1e-6 * fmax(1, fabs(m)));
+		assert_true(fabs(sd - ysd * sqrt(var)) < 1e-6 * fmax(1, sd));
+	}
+	gp_free(&gp);
+	gsl_matrix_free(K);
+	gsl_matrix_free(H);
+	gsl_matrix_free(KiHt);
+	gsl_matrix_free(A);
+	gsl_vector_free(ys);
+	gsl_vector_free(Kiy);
+	gsl_vector_free(b);
+	gsl_vector_free(beta);
+	gsl_vector_free(k);
+	gsl_vector_free(Kik);
+	gsl_vector_free(r);
+	gsl_vector_free(Air);
+	gsl_vector_free(res);
+}
+
+/* Beyond the data a bowl goes on: y = x^2 measured (with noise 0.01) on [-1, 0.4]
+ * only. With the trend the fitted model predicts 1 at x = 1 within 0.15; without it the
+ * squared-exponential model falls back towards the data's mean and is further off. And the trend says which knob has
+ * one: with y a bowl in x0 and nothing in x1 (noise 0.05, 40 points over the box), x0's trend is not flat and x1's is.
+ */
+static void trend_extrapolates_and_finds_flat_knobs(void **state)
+{
+	const bool categorical[2] = { false, false };
+	double x[40 * 2], y[40], at = 1, m_trend, m_plain, sd;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct gp gp;
+	int i;
+
+	(void)state;
+	gsl_rng_set(rng, 7);
+	for (i = 0; i < 21; i++) {
+		x[i] = -1 + 1.4 * i / 20.0;
+		y[i] = x[i] * x[i] + gsl_ran_gaussian(rng, 0.01);
+	}
+	assert_int_equal(gp_fit_trend(&gp, 1, categorical, x, y, NULL, 21, NULL, 1), 0);
+	gp_predict(&gp, &at, &m_trend, &sd);
+	gp_free(&gp);
+	assert_int_equal(gp_fit(&gp, 1, categorical, x, y, 21), 0);
+	gp_predict(&gp, &at, &m_plain, &sd);
+	gp_free(&gp);
+	print_message("# x^2 at 1 from [-1, 0.4]: %.3f with the trend, %.3f without\n", m_trend, m_plain);
+	assert_true(fabs(m_trend - 1) < 0.15);
+	assert_true(fabs(m_plain - 1) > fabs(m_trend - 1));
+
+	for (i = 0; i < 40; i++) {
+		x[i * 2] = gsl_ran_flat(rng, -1, 1);
+		x[i * 2 + 1] = gsl_ran_flat(rng, -1, 1);
+		y[i] = (x[i * 2] - 0.2) * (x[i * 2] - 0.2) + gsl_ran_gaussian(rng, 0.05);
+	}
+	assert_int_equal(gp_fit_trend(&gp, 2, categorical, x, y, NULL, 40, NULL, 2), 0);
+	assert_false(gp_trend_flat(&gp, 0));
+	assert_true(gp_trend_flat(&gp, 1));
+	assert_true(gp_trend_flat(&gp, 5)); /* no such dimension: nothing there */
+	gp_free(&gp);
+	/* without a trend every dimension's is flat */
+	assert_int_equal(gp_fit(&gp, 2, categorical, x, y, 40), 0);
+	assert_true(gp_trend_flat(&gp, 0));
+	gp_free(&gp);
+	gsl_rng_free(rng);
 }
 
 /* The failure classifier on a known boundary: runs fail left of x = 0.2 and succeed
@@ -341,6 +510,8 @@ int main(void)
 		cmocka_unit_test(gradient_matches_finite_differences),
 		cmocka_unit_test(ei_on_a_known_posterior),
 		cmocka_unit_test(classifier_finds_a_known_boundary),
+		cmocka_unit_test(trend_is_the_explicit_basis_posterior),
+		cmocka_unit_test(trend_extrapolates_and_finds_flat_knobs),
 		cmocka_unit_test_setup_teardown(space_codes_and_rounds, fake_root_setup, fake_root_teardown),
 	};
 
