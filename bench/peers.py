@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""peers.py - Optuna's samplers on the hard surface (`sim hard` of tests/search/sim.c),
+"""peers.py - Optuna's samplers on the hard surface (`sim hard` of tests/search/sim.c, or
+`sim rough` when SURFACE=rough is in the environment),
 for bench/peers.sh: SAMPLER (tpe or random) gets BUDGET measurements, the same number a
 vmtune search used (its baselines, repeats and confirmation runs counted), over the
 knobs and search ranges `vmtune knobs --json` gives (log2 knobs on a log scale, enums
 as categories). The original settings are its first trial, as they are vmtune's first
-measurement. Each measurement is one `sim hard-at NOISE KNOB=VALUE...` with the noise
-seeded by SEED, as vmtune's searches are; a run the surface fails is a failed trial.
+measurement. Each measurement is one `sim hard-at NOISE KNOB=VALUE...` (rough-at) with
+the noise seeded by SEED, as vmtune's searches are; a run the surface fails is a failed trial.
 Its recommendation is the best trial (Optuna's best_params); prints that setting as
 KNOB=VALUE words on one line.
 
@@ -55,7 +56,8 @@ def main():
                 else:
                     v = t.suggest_int(n, lo, hi, log=(scale == "log2"))
                 words.append("%s=%s" % (n, v))
-            r = subprocess.run([sim, "hard-at", noise] + words, env=env, capture_output=True, text=True)
+            at = os.environ.get("SURFACE", "hard") + "-at"
+            r = subprocess.run([sim, at, noise] + words, env=env, capture_output=True, text=True)
             value = None
             for line in r.stdout.splitlines():
                 if line.startswith("value="):

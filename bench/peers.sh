@@ -14,7 +14,10 @@
 # the worst gap in the median). Prints markdown tables for bench/RESULTS.md. No root
 # needed; JOBS (default 2) seeds run side by side. TOOLS picks some of vmtune-bo,
 # vmtune-random, optuna-tpe, optuna-random (the Optuna ones need vmtune-bo's count);
-# VMTUNE=BIN searches with another build of vmtune (an A/B of a change).
+# VMTUNE=BIN searches with another build of vmtune (an A/B of a change). SURFACE=rough
+# runs it all on `sim rough` instead: the same knobs, optimum and failing region with
+# no bowl (kinks, a cusp, a flat-walled well, a step; the original settings 16.66), to
+# see what the search's quadratic trend does where the truth has none.
 set -eu
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -23,6 +26,11 @@ FIRST=${FIRST:-1}
 TRIALS=${TRIALS:-40}
 NOISES=${NOISES:-0.05 0.15}
 JOBS=${JOBS:-2}
+SURFACE=${SURFACE:-hard}
+case $SURFACE in
+hard | rough) ;;
+*) echo "peers.sh: SURFACE is hard or rough, not '$SURFACE'" >&2; exit 2 ;;
+esac
 TOOLS=${TOOLS:-vmtune-bo vmtune-random optuna-tpe optuna-random}
 VMTUNE=${VMTUNE:-$TOP/build/vmtune}
 make -s all build/tests/sim
@@ -35,7 +43,7 @@ tests/mkroot.sh "$T/tree"
 build/vmtune --root "$T/tree" knobs --json >"$T/knobs.json"
 
 gap() { # KNOB=VALUE... -> the true gap to the optimum in %, or "failed"
-	"$SIM" hard-true "$@" | awk '$1 == "failed" { print; exit } { printf "%.2f\n", 10 * ($1 - 10) }'
+	"$SIM" "$SURFACE-true" "$@" | awk '$1 == "failed" { print; exit } { printf "%.2f\n", 10 * ($1 - 10) }'
 }
 
 # one seed at one noise: prints "NOISE SEED TOOL GAP MEASUREMENTS" per tool
@@ -47,7 +55,7 @@ one() { # NOISE SEED
 		rm -rf "$r" "$r.db"
 		"$TOP/tests/mkroot.sh" "$r"
 		echo "$seed" >"$r/seed"
-		"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$SIM hard $noise" --metric value \
+		"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$SIM $SURFACE $noise" --metric value \
 			--minimize --knobs "$KNOBS" --strategy "$st" --trials "$TRIALS" --seed "$seed" -o "$r/p.yaml" \
 			>"$r.out" 2>&1 || true
 		rec=$(sqlite3 "$r.db" "select result from runs order by id desc limit 1" |
@@ -68,7 +76,7 @@ one() { # NOISE SEED
 	done
 }
 export -f one gap
-export T TOP SIM KNOBS TRIALS TOOLS VMTUNE
+export T TOP SIM KNOBS TRIALS TOOLS VMTUNE SURFACE
 
 t0=$SECONDS
 for noise in $NOISES; do

@@ -22,6 +22,15 @@
  *                             killer took) where page-cluster >= 5 with swappiness >= 170,
  *                             and where watermark_scale_factor > 300 with
  *                             compaction_proactiveness > 35.
+ *   sim rough NOISE           the same knobs, optimum, failing region and thp levels, but
+ *                             no bowl: a kink in page-cluster (11.7% a step below 4, 15%
+ *                             above), a cusp in swappiness (20% sqrt|b|, the same
+ *                             interaction), a well with flat walls in
+ *                             watermark_scale_factor (at most 25%), a 6% step below
+ *                             vfs_cache_pressure 132 and V shapes elsewhere; the
+ *                             original settings 66.6% above the optimum. What the
+ *                             search's quadratic trend does where the truth has none
+ *                             (rough-at and rough-true as for hard)
  *   sim hard-at NOISE KNOB=VALUE...  one measurement of the hard surface at those
  *                             settings (the others at the tree's defaults) instead of
  *                             the tree's: how bench/peers.py measures for Optuna
@@ -30,6 +39,7 @@
  *
  * Exits 2 on a tree it cannot read or bad arguments. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +128,8 @@ struct hard {
 
 static const struct hard hard_defaults = { 3, 60, 100, 10, 20, 20, 3000, "madvise" };
 
+static bool rough; /* the rough surface instead: the same knobs, optimum and failing region, no bowl */
+
 /* the true cost, or NAN where the workload fails */
 static double hard_cost(const struct hard *h)
 {
@@ -127,6 +139,10 @@ static double hard_cost(const struct hard *h)
 	if ((h->pc >= 5 && h->sw >= 170) || (h->wsf > 300 && h->cp > 35))
 		return NAN;
 	t = !strcmp(h->thp, "never") ? 0.04 : !strcmp(h->thp, "always") ? 0.10 : 0;
+	if (rough) /* a kink, a cusp, a well with flat walls, a step, a V */
+		return 10 *
+		       (1 + (a < 0 ? -0.35 * a : 0.45 * a) + 0.20 * sqrt(fabs(b)) + 0.15 * a * b +
+			0.25 * (1 - exp(-3 * c * c)) + (v < -0.3 ? 0.06 : 0) + 0.02 * fabs(v) + 0.05 * fabs(p) + t);
 	return 10 * (1 + 0.30 * a * a + 0.20 * b * b + 0.15 * a * b + 0.20 * c * c + 0.08 * v * v + 0.05 * p * p + t);
 }
 
@@ -244,6 +260,12 @@ int main(int argc, char **argv)
 		printf("value=%.6f\ntrue=%.6f\n", f * exp(noise * z), f);
 		return 0;
 	}
+	if (argc >= 2 && !strncmp(argv[1], "rough", 5)) {
+		static char name[16];
+		rough = true;
+		snprintf(name, sizeof(name), "hard%s", argv[1] + 5);
+		argv[1] = name;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "hard"))
 		return hard(need_root(), argc > 2 ? atof(argv[2]) : 0.05);
 	if (argc >= 2 && !strcmp(argv[1], "hard-true"))
@@ -256,7 +278,8 @@ int main(int argc, char **argv)
 			return 2;
 		return hard_measure(root, &h, atof(argv[2]));
 	}
-	fprintf(stderr, "usage: sim effect EFFECT NOISE | sim hard NOISE | sim hard-at NOISE KNOB=VALUE... | "
-			"sim hard-true KNOB=VALUE...\n");
+	fprintf(stderr,
+		"usage: sim effect EFFECT NOISE | sim hard|rough NOISE | sim hard-at|rough-at NOISE KNOB=VALUE... | "
+		"sim hard-true|rough-true KNOB=VALUE...\n");
 	return 2;
 }
