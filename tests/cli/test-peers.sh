@@ -41,6 +41,10 @@ check "sim rough: 10 at the optimum" test "$("$SIM" rough-true vm.page-cluster=4
 check "sim rough: 16.66 at the original settings" test "$("$SIM" rough-true)" = 16.657083
 check "sim rough: it fails where the hard surface does" test "$("$SIM" rough-true vm.page-cluster=5 \
 	vm.swappiness=180)" = failed
+"$SIM" rough-true vm.page-cluster=4 vm.nosuch=1 >/dev/null 2>"$T/err"
+RC=$?
+check "sim rough-true: a setting it does not know is an error (exit $RC) that names it" \
+	eval 'test "$RC" = 2 && grep -qx "sim rough-true: vm.nosuch=1: not KNOB=VALUE of the rough surface" "$T/err"'
 SURFACE=rough SEEDS=2 NOISES=0.05 JOBS=2 TOOLS=vmtune-bo VMTUNE=$VMTUNE "$TOP/bench/peers.sh" >"$T/rough" 2>"$T/err"
 RC=$?
 check "SURFACE=rough bench/peers.sh SEEDS=2 NOISES=0.05 TOOLS=vmtune-bo runs (exit $RC)" test "$RC" = 0

@@ -211,10 +211,13 @@ static int hard(const char *root, double noise)
 /* settings from the arguments (the others at their defaults), the noise from the tree's stream */
 static int hard_args(struct hard *h, const char *who, int argc, char **argv)
 {
+	const char *surface = rough ? "rough" : "hard";
+
 	*h = hard_defaults;
 	for (int i = 0; i < argc; i++)
 		if (hard_set(h, argv[i]) < 0) {
-			fprintf(stderr, "sim %s: %s: not KNOB=VALUE of the hard surface\n", who, argv[i]);
+			fprintf(stderr, "sim %s-%s: %s: not KNOB=VALUE of the %s surface\n", surface, who, argv[i],
+				surface);
 			return -1;
 		}
 	return 0;
@@ -225,7 +228,7 @@ static int hard_true(int argc, char **argv)
 	struct hard h;
 	double f;
 
-	if (hard_args(&h, "hard-true", argc, argv) < 0)
+	if (hard_args(&h, "true", argc, argv) < 0)
 		return 2;
 	f = hard_cost(&h);
 	if (isnan(f))
@@ -274,7 +277,7 @@ int main(int argc, char **argv)
 		struct hard h;
 		const char *root = need_root();
 
-		if (hard_args(&h, "hard-at", argc - 3, argv + 3) < 0)
+		if (hard_args(&h, "at", argc - 3, argv + 3) < 0)
 			return 2;
 		return hard_measure(root, &h, atof(argv[2]));
 	}
