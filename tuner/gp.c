@@ -44,7 +44,7 @@ static double dist(const struct gp *gp, const double *a, const double *b, int fr
 	int i;
 
 	for (i = from; i < to; i++) {
-		double l = exp(gp->log_l[i]);
+		double l = gp->len[i];
 		if (gp->categorical[i])
 			s += (a[i] != b[i]) / l;
 		else
@@ -108,6 +108,9 @@ static double factorise(struct gp *gp)
 	double nll = 0;
 	int i, j;
 
+	/* the kernel's exp of each log length scale, once here instead of in every pair */
+	for (i = 0; i < gp->d; i++)
+		gp->len[i] = exp(gp->log_l[i]);
 	for (i = 0; i < gp->n; i++) {
 		for (j = 0; j <= i; j++) {
 			double k = kern(gp, gp->x + i * gp->d, gp->x + j * gp->d);
@@ -203,7 +206,7 @@ static int nll_gradient(struct gp *gp, const gsl_vector *v, gsl_vector *g)
 			double kf = sf2 * exp(-dist(gp, a, b, 0, gp->d));
 			gsf += w * kf;
 			for (k = 0; k < D && i != j; k++) {
-				double l = exp(gp->log_l[k]);
+				double l = gp->len[k];
 				if (gp->categorical[k])
 					gl[k] += w * kf * (a[k] != b[k]) / l;
 				else
@@ -354,8 +357,9 @@ int gp_fit_trend(struct gp *gp, int d, const bool *categorical, const double *x,
 	gp->y = malloc(sizeof(double) * (size_t)n);
 	gp->alpha = malloc(sizeof(double) * (size_t)n);
 	gp->log_l = malloc(sizeof(double) * (size_t)d);
+	gp->len = malloc(sizeof(double) * (size_t)d);
 	gp->chol = gsl_matrix_alloc((size_t)n, (size_t)n);
-	if (!gp->x || !gp->y || !gp->alpha || !gp->log_l || !gp->chol) {
+	if (!gp->x || !gp->y || !gp->alpha || !gp->log_l || !gp->len || !gp->chol) {
 		gp_free(gp);
 		return -1;
 	}
@@ -495,6 +499,7 @@ void gp_free(struct gp *gp)
 	free(gp->y);
 	free(gp->alpha);
 	free(gp->log_l);
+	free(gp->len);
 	free(gp->count);
 	free(gp->var);
 	if (gp->chol)

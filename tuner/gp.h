@@ -23,6 +23,7 @@ struct gp {
 	double *var;   /* a point's measured noise variance per measurement (standardised), 0: fitted; or NULL */
 	double rep_dof, rep_ss; /* the repeats' degrees of freedom and (standardised) squares */
 	double *log_l;		/* d length scales (log) */
+	double *len;		/* d length scales, exp(log_l) as of the last factorisation */
 	double log_sf2, log_sn2;
 	int trend;     /* the first trend dimensions carry the quadratic trend (continuous ones); 0: none */
 	double *alpha; /* K^-1 y */
