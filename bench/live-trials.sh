@@ -6,10 +6,12 @@
 # worktree of its own under /var/tmp; NEW is this tree (built with `make`). PAIRS pairs
 # of searches of vm.page-cluster against `swapbench -s SIZE -a ACCESS -P 2` in a MEM
 # cgroup with SWAP of swap, `--trials TRIALS`, each run to its own end (LIMIT, default
-# 45m, is a safety net: a search it stops is reported as stopped, its count a lower
-# bound). The order alternates from pair to pair (FIRST, default old, then the other
-# first), so slow drift of the machine falls on both builds alike. Nothing else should
-# run meanwhile: the searches wait for a quiet machine.
+# 75m, is a safety net: a search it stops is reported as stopped, its count a lower
+# bound; at 31 s a run, a random swap-in search that confirms two finalists for all 25
+# rounds takes about an hour). The order alternates from pair to pair (FIRST, default
+# old, then the other first), so slow drift of the machine falls on both builds alike.
+# Nothing else should run meanwhile: the searches wait for a quiet machine. KEEP=DIR
+# keeps each search's output and `report --json` there (N-BUILD.out, N-BUILD.json).
 #
 # Prints a markdown row per search as it ends (build, trial rows, measurements,
 # decision, finalists, drift, minutes), then the median trial rows of each build. The
@@ -24,7 +26,8 @@ ACCESS=${ACCESS:-rand}
 MEM=${MEM:-256M}
 SWAP=${SWAP:-1G}
 TRIALS=${TRIALS:-10}
-LIMIT=${LIMIT:-45m}
+LIMIT=${LIMIT:-75m}
+KEEP=${KEEP:-}
 [ "$(id -u)" = 0 ] || { echo "live-trials.sh: run as root (it searches the live kernel)" >&2; exit 3; }
 case $FIRST in old | new) ;; *) echo "live-trials.sh: FIRST is old or new, not '$FIRST'" >&2; exit 2 ;; esac
 . tests/lib.sh
@@ -80,6 +83,7 @@ for p in $(seq 1 "$PAIRS"); do
 		fi
 		rows[$build]+=" ${tr#>=}"
 		"${bin[$build]}" --state-dir "$st" report --json >"$st/report.json"
+		[ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp "$st/out" "$KEEP/$n-$build.out" && cp "$st/report.json" "$KEEP/$n-$build.json"; }
 		# the finalists' lines of the search's own summary, "finalist SETTING: cost C (interval
 		# LO .. HI, R paired rounds), DECISION", shortened to "SETTING: C (LO .. HI), R rounds"
 		fin=$(sed -nE 's/^finalist (.*): cost ([^ ]+) \(interval ([^,]+), ([0-9]+) paired rounds\).*/\1: \2 (\3), \4 rounds/p' "$st/out" |
