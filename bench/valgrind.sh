@@ -28,6 +28,6 @@ vg() { # NAME ARGS...
 vg run run --workload "swapbench -s 48M -a seq -P 1" --memory-limit 32M --swap 64M --runs 3 --warmup 1 \
 	--set vm.page-cluster=1
 vg search search --workload "swapbench -s 48M -a seq -P 1" --knobs vm.page-cluster,vm.swappiness --memory-limit 32M \
-	--swap 64M --trials 6 --confirm-rounds 2 --confirm-max-rounds 4 --finalists 1 -o "$T/p.yaml"
+	--swap 64M --trials 6 --time 30m --confirm-rounds 2 --confirm-max-rounds 4 --finalists 1 -o "$T/p.yaml"
 vg recommend recommend --workload "swapbench -s 48M -a seq -P 1"
 done_testing

@@ -11,9 +11,14 @@ fail() {
 	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $*"
 	[ -s "$T/err" ] && sed "s/^/#   stderr: /" "$T/err" | tail -20
 	[ -s "$T/out" ] && sed 's/^/#   stdout: /' "$T/out" | head -20
-	return 0
+	return 1 # so that `check ... || ok=0` counts it
 }
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+# skip_live DESCRIPTION REASON: a live or guest check this machine cannot run. CI
+# (CI=true, as root) must run them all: there a skip is a failure that says why.
+skip_live() {
+	if [ "${CI:-}" = true ]; then fail "$1: skipped, and CI=true needs it run: $2"; else skip "$1" "$2"; fi
+}
 
 # check DESCRIPTION COMMAND...: pass if the command succeeds
 check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
@@ -31,6 +36,50 @@ expect() {
 out_has() { grep -qE -- "$1" "$T/out"; }
 err_has() { grep -qE -- "$1" "$T/err"; }
 out_lacks() { ! grep -qE -- "$1" "$T/out"; }
+err_lacks() { ! grep -qE -- "$1" "$T/err"; }
+
+# decision_agrees NAME PROFILE: a search's printed decision ($T/out) and its profile say
+# the same, whichever it was: either "with the recommended settings", a finalist
+# significantly better, a profile "significant: true" with a negative change whose
+# interval excludes 0, and some knob changed; or "nothing beat the original settings",
+# no finalist significantly better, "significant: false", and every knob's recommended
+# value its original. The profile's settings are the table's RECOMMENDED column (but for
+# the pseudo-knob swap: a profile records the backend as its machine's swap_backend).
+decision_agrees() {
+	local name=$1 p=$2 rec kept better sig changed table what why=""
+	rec=$(grep -cE '^[^ ]+: [0-9.e+-]+ -> [0-9.e+-]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost, over every look and finalist\) with the recommended settings$' "$T/out")
+	kept=$(grep -c '^nothing beat the original settings significantly: keep them' "$T/out")
+	better=$(grep -c '^finalist .*, significant: it costs less$' "$T/out")
+	sig=$(sed -n 's/^  objective: {.* significant: \(true\|false\)}$/\1/p' "$p")
+	# the changed knobs: the rows under the table's header, before what was put back
+	table=$(sed -n '/^CHANGED KNOB  *ORIGINAL  *RECOMMENDED/,/^(putting it back costs/p' "$T/out" |
+		sed '1d;$d' | sed -n '/^[a-z]/p' | sed '/^put back to the original/,$d;/^searched, and left/,$d' |
+		grep -vE '^[0-9]+ other knob')
+	changed=$(awk '$2 != $3' <<<"$table" | grep -c .)
+	if [ "$rec/$kept" = 1/0 ]; then
+		[ "$better" -ge 1 ] || why="$why; no finalist significantly better"
+		[ "$sig" = true ] || why="$why; the profile says significant: ${sig:-nothing}"
+		sed -n 's/^  objective: {.* ci95_pct: \[\([^,]*\), \([^]]*\)\].*/\1 \2/p' "$p" |
+			awk '{ exit !($1 < 0 && $2 < 0) }' || why="$why; the profile's interval is not below 0"
+		[ "$changed" -ge 1 ] || why="$why; no knob changed"
+		what="recommended settings"
+	elif [ "$rec/$kept" = 0/1 ]; then
+		[ "$better" = 0 ] || why="$why; yet $better finalist(s) significantly better"
+		[ "$sig" = false ] || why="$why; the profile says significant: ${sig:-nothing}"
+		[ "$changed" = 0 ] || why="$why; $changed knob(s) changed"
+		what="the original settings kept"
+	else
+		why="; $rec recommendation line(s) and $kept keep line(s)"
+		what="no decision"
+	fi
+	grep -q '^CHANGED KNOB  *ORIGINAL  *RECOMMENDED' "$T/out" || why="$why; no knob table"
+	[ "$(awk '$1 != "swap" && NF { print "  " $1 ": " $3 }' <<<"$table" | sort)" = "$(sed -n '/^settings:/,/^[a-z]/p' "$p" | grep '^  ' | sort)" ] ||
+		why="$why; the profile's settings are not the table's RECOMMENDED column"
+	if [ -z "$why" ]; then pass "$name: its decision ($what) and its profile agree"; else
+		fail "$name: its decision ($what) and its profile disagree${why}"
+		sed 's/^/#   /' "$p"
+	fi
+}
 
 # A checksum of every file under a tree: contents, modes, names.
 # (./var and ./run hold vmtune's state, its journal and its lock, not the system's settings)

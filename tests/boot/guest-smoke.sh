@@ -145,7 +145,7 @@ check "the run left the machine as it was" test "$(snapshot)" = "$BEFORE"
 
 # --- a short search -------------------------------------------------------------
 "$V" --state-dir $S search --workload "swapbench -s 48M -a seq -P 1" --knobs vm.page-cluster,vm.swappiness \
-	--memory-limit 32M --swap 64M --trials 3 --confirm-rounds 2 --confirm-max-rounds 2 --race-rounds 0 \
+	--memory-limit 32M --swap 64M --trials 3 --time 10m --confirm-rounds 2 --confirm-max-rounds 2 --race-rounds 0 \
 	--finalists 1 --warmup 0 --settle sync -o /tmp/p.yaml >/tmp/out 2>/tmp/err
 rc=$?
 check "a short search (exit $rc)" test $rc = 0

@@ -1,7 +1,8 @@
 # guest.sh - sourced by the boot suites: Debian's kernel (linux-image-amd64,
 # unpacked once into build/boot-kernel, not installed) and an initramfs tree with
 # static busybox, vmtune, the built workloads and their libraries at their own paths.
-# guest_kernel sets KERNEL (skips the suite and exits when it cannot); guest_tree DIR
+# guest_kernel sets KERNEL (skips the suite, saying why, and exits when it cannot; with
+# CI=true that skip is a failure: CI must boot the guest); guest_tree DIR
 # fills DIR; guest_modules DIR MOD... adds the modules with their dependencies, in
 # load order, and writes DIR/modules.load; guest_boot DIR CONSOLE [QEMU ARGS...] packs
 # DIR and boots it under TCG, the console into CONSOLE.
@@ -10,26 +11,33 @@ guest_kernel() {
 	local cmd pkg
 	for cmd in qemu-system-x86_64 cpio busybox apt-get dpkg-deb; do
 		if ! command -v $cmd >/dev/null; then
-			skip "$1" "$cmd is not installed (make check installs it as root)"
+			skip_live "$1" "$cmd is not installed (make check installs it as root)"
 			done_testing
 			exit
 		fi
 	done
 	BUSYBOX=$(command -v busybox)
 	if ! ldd "$BUSYBOX" 2>&1 | grep -q 'not a dynamic'; then
-		skip "$1" "busybox is not the static build (install busybox-static)"
+		skip_live "$1" "busybox is not the static build (install busybox-static)"
 		done_testing
 		exit
 	fi
 	KDIR=$TOP/build/boot-kernel
+	local why=""
 	if ! ls "$KDIR"/boot/vmlinuz-* >/dev/null 2>&1; then
 		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-		mkdir -p "$KDIR"
-		(cd "$T" && apt-get download "$pkg" >/dev/null 2>&1) && dpkg-deb -x "$T"/linux-image-*.deb "$KDIR"
+		if [ -z "$pkg" ]; then
+			why="apt-cache names no kernel package for linux-image-amd64"
+		elif ! (cd "$T" && apt-get download "$pkg") >"$T/apt.log" 2>&1; then
+			why="apt-get download $pkg failed: $(grep -v '^$' "$T/apt.log" | tail -1)"
+		else # unpacked beside, then moved: a half-unpacked kernel is never taken for one
+			rm -rf "$KDIR.new" && mkdir -p "$KDIR.new" && dpkg-deb -x "$T"/linux-image-*.deb "$KDIR.new" &&
+				rm -rf "$KDIR" && mv "$KDIR.new" "$KDIR" || why="dpkg-deb could not unpack $pkg"
+		fi
 	fi
 	KERNEL=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -1)
 	if [ -z "$KERNEL" ]; then
-		skip "$1" "could not fetch Debian's linux-image-amd64 (apt-get download)"
+		skip_live "$1" "could not fetch Debian's linux-image-amd64: ${why:-no vmlinuz in $KDIR/boot}"
 		done_testing
 		exit
 	fi

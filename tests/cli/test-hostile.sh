@@ -2,9 +2,10 @@
 # test-hostile.sh - what a hostile or damaged file can make vmtune do: strings with
 # control characters are refused where they are read (FILE:LINE:COLUMN); one-line
 # strings full of shell, INI and sysctl syntax go through every export format and
-# every terminal output, and each output is parsed back by the real consumer
-# (sysctl -p and systemd-tmpfiles on a scratch tree, sh, Python's configparser set
-# up as tuned sets it up, jq, PyYAML and vmtune's own loader) to exactly the
+# every terminal output, and each output is parsed back by its consumer (sysctl -p
+# and systemd-tmpfiles on a scratch tree, sh, jq, PyYAML and vmtune's own loader; the
+# tuned export by Python's configparser set up as tuned's loader sets it up, a stand-in:
+# tuned itself is not installed, its daemon would retune the machine) to exactly the
 # profile's settings and nothing else; journals naming what vmtune never makes are
 # refused; fingerprints and stored runs with control characters are refused; a
 # workload's hostile output is stored as valid JSON. The live system must not change.

@@ -32,7 +32,11 @@ as_pg "$BIN/initdb" -D "$PGD/data" -U postgres --auth=trust >"$PGD/initdb.log" 2
 	as_pg "$BIN/pg_ctl" -D "$PGD/data" -l "$PGD/server.log" -w \
 		-o "-k $PGD -c listen_addresses='' -p $PORT -c fsync=off" start >/dev/null 2>&1 &&
 	as_pg "$BIN/createdb" -h "$PGD" -p "$PORT" -U postgres vmtune
-check "a PostgreSQL server runs on a local socket" test $? = 0 || { sed 's/^/# /' "$PGD"/*.log; }
+if ! check "a PostgreSQL server runs on a local socket" test $? = 0; then
+	sed 's/^/# /' "$PGD"/*.log
+	done_testing
+	exit
+fi
 URL="postgresql:///vmtune?host=$PGD&port=$PORT&user=postgres"
 sql() { psql -h "$PGD" -p "$PORT" -U postgres -d vmtune -Atc "$1"; }
 
