@@ -16,10 +16,12 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # procps (sysctl -p), qemu-system-x86, busybox-static and cpio (the boot test), postgresql (a server for the
 # fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back, clang and
 # libclang-rt-14-dev (libFuzzer: the fuzz targets), kmod and e2fsprogs (the guest suite's modules and disk, the
-# fault suite's full file system), clang-format (the layout test)
+# fault suite's full file system), clang-format (the layout test), python3-optuna with python3-cmaes and python3-scipy
+# (bench/peers.sh: Optuna's samplers, its CMA-ES and QMC ones need those)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
-	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna clang-format
+	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna python3-cmaes python3-scipy \
+	clang-format
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)
@@ -88,7 +90,12 @@ $(B)/tests/sim: tests/search/sim.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
-check: all $(UNIT_BIN) $(B)/tests/sim crash-build $(B)/tests/fault.so
+# standard optimisation test functions on real knob ranges (tests/search/testfn.c)
+$(B)/tests/testfn: tests/search/testfn.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
+
+check: all $(UNIT_BIN) $(B)/tests/sim $(B)/tests/testfn crash-build $(B)/tests/fault.so
 	@tests/run-all
 
 # the fault tests' LD_PRELOAD library (tests/fault/fault.c)
@@ -102,7 +109,7 @@ $(B)/tests/fault.so: tests/fault/fault.c
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize:
 	@$(MAKE) -s B=build-san SAN="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all \
-		$(UNIT_SRC:tests/unit/%.c=build-san/tests/%) build-san/tests/sim
+		$(UNIT_SRC:tests/unit/%.c=build-san/tests/%) build-san/tests/sim build-san/tests/testfn
 	@rm -rf build-san/reports && mkdir -p build-san/reports
 	@ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-san/reports/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-san/reports/ubsan \

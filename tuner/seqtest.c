@@ -80,6 +80,38 @@ void paired_ci(const struct paired *p, double a, double *lo, double *hi)
 	*hi = p->mean + h;
 }
 
+int seq_sign_pairs(double alpha)
+{
+	/* 2^(1 - n) <= SEQ_SIGN_SHARE alpha */
+	return 1 + (int)ceil(log2(1 / (SEQ_SIGN_SHARE * alpha)) - 1e-9);
+}
+
+double seq_sign_spent(double alpha)
+{
+	return ldexp(1, 1 - seq_sign_pairs(alpha));
+}
+
+double seq_t_alpha(double alpha)
+{
+	return alpha - seq_sign_spent(alpha);
+}
+
+bool paired_sign(const double *d, int n, double alpha, double *lo, double *hi)
+{
+	int i;
+
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (n < seq_sign_pairs(alpha))
+		return false;
+	*lo = *hi = d[0];
+	for (i = 1; i < n; i++) {
+		*lo = fmin(*lo, d[i]);
+		*hi = fmax(*hi, d[i]);
+	}
+	return true;
+}
+
 /* The boundaries, look by look. S_k = Z_k sqrt(t_k) is a Brownian motion observed at
  * t_1 < t_2 < ...: its increments are independent N(0, t_k - t_{k-1}). f holds the
  * density of S_k on the continuation region (-b_k, b_k), b_k = c_k sqrt(t_k), at

@@ -150,6 +150,174 @@ static void paired_t_at_the_boundaries_keeps_alpha(void **state)
 	gsl_rng_free(r);
 }
 
+static void the_sign_rule_spends_a_fixed_share(void **state)
+{
+	const double d[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, -0.2 };
+	double lo, hi;
+
+	(void)state;
+	/* 2^(1 - n) <= 1% of alpha: 2^-11 <= 5e-4, 2^-12 <= 2.5e-4, 2^-14 <= 6.25e-5 */
+	assert_int_equal(seq_sign_pairs(0.05), 12);
+	assert_int_equal(seq_sign_pairs(0.025), 13);
+	assert_int_equal(seq_sign_pairs(0.05 / 8), 15);
+	assert_float_equal(seq_sign_spent(0.025), 1.0 / 4096, 1e-15);
+	assert_float_equal(seq_t_alpha(0.025), 0.025 - 1.0 / 4096, 1e-15);
+	assert_true(seq_sign_spent(0.05) <= SEQ_SIGN_SHARE * 0.05);
+	/* too few pairs: no interval, no decision */
+	assert_false(paired_sign(d, 11, 0.05, &lo, &hi));
+	assert_true(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
+	/* enough: the smallest and the largest */
+	assert_true(paired_sign(d, 12, 0.05, &lo, &hi));
+	assert_float_equal(lo, 0.1, 0);
+	assert_float_equal(hi, 0.1, 0);
+	assert_true(paired_sign(d, 13, 0.05, &lo, &hi));
+	assert_float_equal(lo, -0.2, 0);
+	assert_float_equal(hi, 0.1, 0);
+}
+
+/* One look of the design as the confirmation makes it (confirm_look): the paired t
+ * at the look's nominal level; where it has no interval (no variance) the sign rule
+ * of the finalist's share. Returns -1 or +1 when it decides a change (the sign of
+ * it), 0 when not; *sign says which rule decided. */
+static int design_look(const double *d, int n, double a, double share, bool *sign)
+{
+	struct paired p;
+	double lo, hi;
+
+	paired_summary(d, n, &p);
+	paired_ci(&p, a, &lo, &hi);
+	*sign = !isfinite(lo) && paired_sign(d, n, share, &lo, &hi);
+	if (*sign ? hi < 0 || lo > 0 : paired_p(&p) <= a)
+		return p.mean < 0 ? -1 : 1;
+	return 0;
+}
+
+enum null_kind {
+	NULL_NORMAL, /* continuous: never without variance, the sign rule never used */
+	NULL_COIN,   /* +-c at even odds: no ties, the sign rule's worst case */
+	NULL_ROUNDED /* a metric of about 10 rounded to whole units: ties and constant runs */
+};
+
+static double null_difference(gsl_rng *r, enum null_kind k)
+{
+	switch (k) {
+	case NULL_NORMAL:
+		return gsl_ran_gaussian(r, 0.14);
+	case NULL_COIN:
+		return gsl_rng_uniform(r) < 0.5 ? -0.05 : 0.05;
+	default:
+		return log(round(10 + gsl_ran_gaussian(r, 0.6))) - log(round(10 + gsl_ran_gaussian(r, 0.6)));
+	}
+}
+
+/* The whole design on null sequences (5 pairs a look up to 25, one of two finalists'
+ * share 0.025, the t boundaries for seq_t_alpha of it): the share of sequences with
+ * any decided change, and of those the sign rule decided. */
+static void null_design(enum null_kind kind, int seqs, unsigned long seed, double *rate, double *sign_rate)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double c[5], a[5], d[25];
+	int s, k, i, rejected = 0, by_sign = 0;
+
+	gsl_rng_set(r, seed);
+	assert_int_equal(seq_bounds(seq_t_alpha(0.025), five, 5, c), 0);
+	for (k = 0; k < 5; k++)
+		a[k] = seq_nominal(c[k]);
+	for (s = 0; s < seqs; s++) {
+		for (i = 0; i < 25; i++)
+			d[i] = null_difference(r, kind);
+		for (k = 0; k < 5; k++) {
+			bool sign;
+			if (design_look(d, 5 * (k + 1), a[k], 0.025, &sign)) {
+				rejected++;
+				by_sign += sign;
+				break;
+			}
+		}
+	}
+	*rate = (double)rejected / seqs;
+	*sign_rate = (double)by_sign / seqs;
+	gsl_rng_free(r);
+}
+
+/* The sign rule alone on n sequences of coin flips (+-c at even odds, the rule's
+ * worst case: no ties), looks every 5 pairs up to 25: how many it decides. With no
+ * variance the t-test cannot decide, so on these paths this is what the design does
+ * (the_design_with_the_sign_rule_keeps_alpha runs the whole design on fewer). */
+static double sign_rule_on_coins(long n, unsigned long seed)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double d[25], lo, hi;
+	long s, decided = 0;
+	int k, i;
+
+	gsl_rng_set(r, seed);
+	for (s = 0; s < n; s++) {
+		unsigned long bits = gsl_rng_get(r); /* mt19937: 32 random bits */
+		for (i = 0; i < 25; i++)
+			d[i] = bits >> i & 1 ? 0.05 : -0.05;
+		for (k = 0; k < 5; k++)
+			if (paired_sign(d, 5 * (k + 1), 0.025, &lo, &hi) && lo == hi) {
+				decided++;
+				break;
+			}
+	}
+	gsl_rng_free(r);
+	return (double)decided / n;
+}
+
+/* The false-positive promise with the sign rule, on nulls whose answer is known:
+ * at most the share 0.025 (within 3 standard errors) on continuous, coin-flip and
+ * rounded differences. On the coin flips the sign rule first acts at 15 pairs (13
+ * needed, looks every 5), where all on one side has chance exactly 2^-14: measured on
+ * 2^21 sequences within 4 standard errors (the sign rule spends what it says, a
+ * quarter of the 2^-12 set aside for it). */
+static void the_design_with_the_sign_rule_keeps_alpha(void **state)
+{
+	const double share = 0.025, want = ldexp(1, -14);
+	static const char *const name[] = { "normal", "coin", "rounded" };
+	const long n = 1L << 21;
+	double rate, sign_rate;
+	int k;
+
+	(void)state;
+	for (k = NULL_NORMAL; k <= NULL_ROUNDED; k++) {
+		const int seqs = 20000;
+		null_design(k, seqs, 42 + k, &rate, &sign_rate);
+		print_message("null %s: any decided change %.4f (by the sign rule %.5f) of %d sequences\n", name[k],
+			      rate, sign_rate, seqs);
+		assert_true(rate <= share + 3 * sqrt(share * (1 - share) / seqs));
+		if (k == NULL_NORMAL)
+			assert_float_equal(sign_rate, 0, 0);
+	}
+	sign_rate = sign_rule_on_coins(n, 20261203);
+	print_message("null coin, the sign rule alone: %.3g of %ld sequences decided (2^-14 = %.3g)\n", sign_rate, n,
+		      want);
+	assert_true(fabs(sign_rate - want) <= 4 * sqrt(want * (1 - want) / n));
+}
+
+/* A difference that never varies is decided at the first look with enough pairs for
+ * the sign rule (15 of 13 needed), and one that varies is left to the t-test. */
+static void constant_differences_end_at_the_sign_rules_look(void **state)
+{
+	double c[5], d[25];
+	int k, i;
+	bool sign;
+
+	(void)state;
+	assert_int_equal(seq_bounds(seq_t_alpha(0.025), five, 5, c), 0);
+	for (i = 0; i < 25; i++)
+		d[i] = log(1.1) / 2;
+	for (k = 0; k < 5 && !design_look(d, 5 * (k + 1), seq_nominal(c[k]), 0.025, &sign); k++)
+		;
+	assert_int_equal(k, 2);
+	assert_true(sign);
+	for (i = 0; i < 25; i++)
+		d[i] = -0.1 + 0.001 * (i % 2 ? 1 : -1);
+	assert_int_equal(design_look(d, 5, seq_nominal(c[0]), 0.025, &sign), -1);
+	assert_false(sign);
+}
+
 /* Paths of the design (5 pairs a look up to 25, alpha 0.025: one of two finalists'
  * share) with a true mean of delta paired standard deviations: how many reject, and
  * the pairs they took (25 for those that do not). The same seed for each spending, so
@@ -253,6 +421,9 @@ int main(void)
 		cmocka_unit_test(uneven_looks_spend_what_they_say),
 		cmocka_unit_test(paired_t_at_the_boundaries_keeps_alpha),
 		cmocka_unit_test(the_spending_stops_clear_changes_early_at_no_cost_in_power),
+		cmocka_unit_test(the_sign_rule_spends_a_fixed_share),
+		cmocka_unit_test(the_design_with_the_sign_rule_keeps_alpha),
+		cmocka_unit_test(constant_differences_end_at_the_sign_rules_look),
 	};
 
 	return cmocka_run_group_tests_name("seqtest", tests, NULL, NULL);
