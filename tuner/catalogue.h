@@ -48,9 +48,10 @@ struct knob_def {
 	enum knob_scale scale;
 	const char *const *choices; /* KT_ENUM only, NULL-terminated */
 	unsigned flags;
-	const char *pair;    /* writing this knob zeroes the pair (dirty ratio/bytes) */
-	const char *note;    /* the trap, in one line */
-	const char *affects; /* the kernel may change this knob when we write ours */
+	const char *pair;     /* writing this knob zeroes the pair (dirty ratio/bytes) */
+	const char *note;     /* the trap, in one line */
+	const char *affects;  /* the kernel may change this knob when we write ours */
+	const char *together; /* knobs with the same word move as one: reverted together by the ablation */
 };
 
 extern const struct knob_def knob_catalogue[];

@@ -132,6 +132,37 @@ long cgroup_oom_kills(const struct cgroup *cg)
 	return n;
 }
 
+static long read_long_file(const char *dir, const char *name)
+{
+	char p[PATH_MAX], buf[64];
+	FILE *f;
+	long v = -1;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (!(f = fopen(p, "re")))
+		return -1;
+	if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+long cgroup_peak_kb(const struct cgroup *cg)
+{
+	long m, s;
+
+	if (cg->version == 2) {
+		if ((m = read_long_file(cg->path, "memory.peak")) < 0)
+			return -1;
+		s = read_long_file(cg->path, "memory.swap.peak");
+		return (m + (s > 0 ? s : 0)) / 1024;
+	}
+	/* v1: memsw is memory and swap together, where the controller counts swap */
+	if ((m = read_long_file(cg->path, "memory.memsw.max_usage_in_bytes")) < 0)
+		m = read_long_file(cg->path, "memory.max_usage_in_bytes");
+	return m < 0 ? -1 : m / 1024;
+}
+
 /* Returns the number of tasks found (and signalled). */
 static int kill_tasks(const char *path)
 {

@@ -21,6 +21,10 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, uint64_t swap);
 int cgroup_attach(const struct cgroup *cg, pid_t pid);
 /* How many OOM kills the kernel has done in it so far. */
 long cgroup_oom_kills(const struct cgroup *cg);
+/* The peak of its memory and swap use so far, in kB (v2: memory.peak plus
+ * memory.swap.peak where the kernel has them; v1: memsw.max_usage_in_bytes, or
+ * max_usage_in_bytes without memsw); -1 where the kernel keeps no peak. */
+long cgroup_peak_kb(const struct cgroup *cg);
 /* Kill whatever still runs in it. */
 void cgroup_kill_all(const char *path);
 /* Kill its tasks, remove it and forget it in the journal. */

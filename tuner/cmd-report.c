@@ -3,6 +3,7 @@
  * it is; and `vmtune runs`, the stored runs. */
 #include <getopt.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,9 +38,24 @@ static void print_text(const char *path, const struct profile *p)
 		       p->match.has_max ? " to " : " or more",
 		       p->match.has_max ? format_size(p->match.mem_max, b, sizeof(b)) : "");
 	printf("\nsettings:\n");
-	for (i = 0; i < p->nsettings; i++)
-		printf("  %-30s %s\n", p->settings[i].def->name,
+	for (i = 0; i < p->nsettings; i++) {
+		const struct profile_share *sh = NULL;
+		for (int k = 0; k < p->evidence.nshares; k++)
+			if (p->evidence.share[k].def == p->settings[i].def)
+				sh = &p->evidence.share[k];
+		printf("  %-30s %-10s", p->settings[i].def->name,
 		       knob_format_value(p->settings[i].def, p->settings[i].value, v, sizeof(v)));
+		if (sh && isfinite(sh->pct))
+			printf(" putting it back costs %+.1f%% (%+.1f .. %+.1f%%)%s", sh->pct, sh->lo, sh->hi,
+			       strcmp(sh->how, "whole") == 0 ? ": the whole gain" : "");
+		else if (sh && strcmp(sh->how, "budget") == 0)
+			printf(" kept untested: the budget ended the walk back before its step");
+		else if (p->evidence.present && p->evidence.significant)
+			printf(" (no measured share)");
+		printf("\n");
+	}
+	if (p->nsettings == 0)
+		printf("  (none: the machine keeps its own values)\n");
 	if (!p->evidence.present) {
 		printf("\nno evidence: this profile was not measured by vmtune search\n");
 		return;
@@ -51,6 +67,17 @@ static void print_text(const char *path, const struct profile *p)
 		       p->evidence.baseline, p->evidence.best, p->evidence.change_pct, p->evidence.ci_lo,
 		       p->evidence.ci_hi,
 		       p->evidence.significant ? "significant" : "not significant: the original settings were kept");
+	for (i = 0; i < p->evidence.nguards; i++) {
+		const struct profile_guard *g = &p->evidence.guard[i];
+		if (!i)
+			printf("guards against the original (95%% CI):\n");
+		printf("  %-10s %+.1f%% (%+.1f .. %+.1f%%)%s%s%s\n", g->name, g->pct, g->lo, g->hi,
+		       g->limit[0] ? "  limit " : "", g->limit, g->limit[0] ? (g->broken ? ": BROKEN" : ": kept") : "");
+	}
+	if (p->evidence.has_sandbox && p->evidence.memory_limit)
+		printf("measured in a %s memory cgroup%s%s%s%s\n", format_size(p->evidence.memory_limit, a, sizeof(a)),
+		       p->evidence.swap[0] ? ", swap " : "", p->evidence.swap, p->evidence.probe[0] ? ", probe " : "",
+		       p->evidence.probe);
 	if (p->evidence.run[0])
 		printf("run: %s in the results store it was searched with (report --html FILE draws it)\n",
 		       p->evidence.run);

@@ -50,10 +50,29 @@ static const char search_opts_help[] =
     "      --probe SPEC        play an interactivity probe (sputter) beside every run\n"
     "      --objective O       throughput (default), interactive (the probe's p99 lateness) or balanced\n"
     "      --require COND      a trial breaking COND fails, e.g. played>=0.99 or p99_lateness<=20ms\n"
+    "      --guard LIMIT       what the recommendation may cost besides the metric, against the original:\n"
+    "                          footprint, swapout, majflt, psi, p99 or played, relative (footprint<=+10%)\n"
+    "                          or absolute (played>=0.99, p99<=20ms); repeatable. Defaults: footprint<=+10%,\n"
+    "                          and with a probe p99<=+25%; --guard none drops them\n"
+    "      --ablate-rounds N   paired rounds at most in each step of the walk back from the confirmed\n"
+    "                          setting to the smallest change that keeps the gain (default 20; 0: no walk)\n"
     "      --dry-run           print the plan; change nothing\n"
     "      --resume RUN        continue an interrupted run from the database\n"
     "      --warm-start        seed the bo surrogate with the stored trials of these workloads from every\n"
     "                          --db (other runs, other machines) and try their recommendation first\n";
+
+void search_opts_global(struct search_opts *o)
+{
+	search_opts_defaults(o);
+	o->db = vt.db;
+	o->dbs = vt.dbs;
+	o->ndbs = vt.ndbs;
+	o->state_dir = vt.state_dir;
+	o->root = vt.root;
+	o->quiet = vt.quiet;
+	o->echo = vt.verbose > 1;
+	o->wide = vt.verbose > 0;
+}
 
 int cmd_search(int argc, char **argv)
 {
@@ -80,7 +99,9 @@ int cmd_search(int argc, char **argv)
 		O_SETTLE,
 		O_NOSETTLE,
 		O_WARMUP,
-		O_ZSWAP
+		O_ZSWAP,
+		O_GUARD,
+		O_ABLATE
 	};
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -116,35 +137,21 @@ int cmd_search(int argc, char **argv)
 		{ "no-settle", no_argument, NULL, O_NOSETTLE },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "zswap", no_argument, NULL, O_ZSWAP },
+		{ "guard", required_argument, NULL, O_GUARD },
+		{ "ablate-rounds", required_argument, NULL, O_ABLATE },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct search_opts o = { .trials = 0,
-				 .strategy = STRAT_BO,
-				 .repeats = 1,
-				 .seed = 1,
-				 .timeout = 1800,
-				 .baseline_every = 3,
-				 .confirm_rounds = 5,
-				 .confirm_max_rounds = 25,
-				 .min_effect = 0.05,
-				 .settle = SETTLE_DEFAULT,
-				 .warmup = 1,
-				 .finalists = 2,
-				 .race_rounds = 2,
-				 .db = vt.db,
-				 .dbs = vt.dbs,
-				 .ndbs = vt.ndbs,
-				 .state_dir = vt.state_dir,
-				 .root = vt.root,
-				 .quiet = vt.quiet,
-				 .echo = vt.verbose > 1 };
+	struct search_opts o;
 	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
-	bool zswap = false;
+	bool zswap = false, no_guards = false;
+	struct guard guards[SEARCH_MAX_GUARDS];
+	int nguards = 0;
 	static struct mix mix;
 	int c, i, maximize = -1;
 	long v;
 	char why[256];
 
+	search_opts_global(&o);
 	while ((c = getopt_long(argc, argv, "hw:k:n:T:S:r:o:m:s:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -281,6 +288,22 @@ int cmd_search(int argc, char **argv)
 			if (requirement_parse(optarg, &o.require[o.nrequire++]) < 0)
 				return EXIT_USAGE;
 			break;
+		case O_GUARD:
+			if (strcmp(optarg, "none") == 0) {
+				no_guards = true;
+				break;
+			}
+			if (nguards >= SEARCH_MAX_GUARDS - 2)
+				return usage_error("search", "at most %d --guard options", SEARCH_MAX_GUARDS - 2);
+			if (guard_parse(optarg, &guards[nguards]) < 0)
+				return EXIT_USAGE;
+			nguards++;
+			break;
+		case O_ABLATE:
+			if (parse_long(optarg, 0, CONFIRM_MAX_ROUNDS_OPT, &v, why, sizeof(why)) < 0)
+				return usage_error("search", "--ablate-rounds %s", why);
+			o.ablate_rounds = (int)v;
+			break;
 		case O_RESUME:
 			if (parse_long(optarg, 1, 1L << 40, &o.resume, why, sizeof(why)) < 0)
 				return usage_error("search", "--resume %s", why);
@@ -330,6 +353,10 @@ int cmd_search(int argc, char **argv)
 			return EXIT_USAGE;
 		workload_argv_free(args);
 	}
+	if (!no_guards)
+		o.nguard = search_default_guards(o.guard, SEARCH_MAX_GUARDS, o.probe != NULL);
+	for (i = 0; i < nguards; i++)
+		o.guard[o.nguard++] = guards[i];
 	if (o.nwl == 0 && !o.resume)
 		return usage_error("search", "name a workload with --workload, e.g. --workload mtest01");
 	if (o.confirm_max_rounds < o.confirm_rounds)
@@ -351,20 +378,9 @@ int cmd_search(int argc, char **argv)
 	if (o.time_budget > 0 && o.trials == 100000)
 		o.trials = 1000;
 	for (i = 0; i < o.nwl; i++) {
-		struct search_workload *w = &o.wl[i];
-		const struct workload_info *wi;
-		char **args;
-
-		w->spec = workload_alias(w->spec);
-		if (workload_argv(w->spec, &args, w->name, sizeof(w->name)) < 0)
-			return EXIT_USAGE;
-		workload_argv_free(args);
-		wi = workload_find(w->name);
-		snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
-		w->maximize = wi ? wi->maximize : maximize == 1;
-		if (wi && metric)
-			return usage_error("search", "--metric is for exec: workloads; %s is scored by %s", w->name,
-					   wi->metric);
+		int rc = search_workload_init(&o.wl[i], o.wl[i].spec, metric, maximize);
+		if (rc)
+			return rc;
 	}
 	return search_run(&o);
 }

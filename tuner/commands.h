@@ -15,6 +15,10 @@ int cmd_set(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);
+struct search_opts;
+/* The search options' defaults with the global options (--db, --state-dir, --root,
+ * -q, -v) filled in: what search and verify --measure start from. */
+void search_opts_global(struct search_opts *o);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_apply(int argc, char **argv);

@@ -22,6 +22,8 @@
 struct loader {
 	struct ydoc *y;
 	struct profile *p;
+	struct profile_share *share; /* the knob evidence.knobs is reading */
+	struct profile_guard *guard; /* the guard evidence.guards is reading */
 };
 
 static int want_scalar(struct loader *l, yaml_node_t *v, const char *key, const char **out)
@@ -250,6 +252,114 @@ static int objective_pair(struct loader *l, const char *key, yaml_node_t *k, yam
 	return ydoc_error(l->y, k, "unknown key '%s' in evidence.objective", key);
 }
 
+static int get_interval(struct loader *l, yaml_node_t *v, const char *key, double *lo, double *hi)
+{
+	yaml_node_item_t *it;
+	double *dst[2] = { lo, hi };
+	int i = 0;
+
+	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
+		return ydoc_error(l->y, v, "%s must be a list of two numbers [low, high]", key);
+	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++)
+		if (get_number(l, yaml_document_get_node(&l->y->doc, *it), key, dst[i], true) < 0)
+			return -1;
+	return 0;
+}
+
+static int sandbox_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+
+	if (strcmp(key, "memory_limit") == 0) {
+		const char *s;
+		char why[160];
+		if (want_scalar(l, v, key, &s) < 0)
+			return -1;
+		if (parse_size(s, &p->evidence.memory_limit, why, sizeof(why)) < 0)
+			return ydoc_error(l->y, v, "memory_limit: %s", why);
+		return 0;
+	}
+	if (strcmp(key, "swap") == 0)
+		return copy_string(l, v, key, p->evidence.swap, sizeof(p->evidence.swap));
+	if (strcmp(key, "probe") == 0)
+		return copy_string(l, v, key, p->evidence.probe, sizeof(p->evidence.probe));
+	return ydoc_error(l->y, k, "unknown key '%s' in evidence.sandbox (known: memory_limit, swap, probe)", key);
+}
+
+static int share_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	if (strcmp(key, "share_pct") == 0)
+		return get_number(l, v, key, &l->share->pct, true);
+	if (strcmp(key, "ci95_pct") == 0)
+		return get_interval(l, v, key, &l->share->lo, &l->share->hi);
+	if (strcmp(key, "measured") == 0) {
+		if (copy_string(l, v, key, l->share->how, sizeof(l->share->how)) < 0)
+			return -1;
+		if (strcmp(l->share->how, "step") && strcmp(l->share->how, "whole") &&
+		    strcmp(l->share->how, "budget") && strcmp(l->share->how, "none"))
+			return ydoc_error(l->y, v, "measured must be step, whole, budget or none, not '%s'",
+					  l->share->how);
+		return 0;
+	}
+	return ydoc_error(l->y, k, "unknown key '%s' in a knob's evidence (known: share_pct, ci95_pct, measured)", key);
+}
+
+static int knobs_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+	const struct knob_def *d = knob_find(key);
+
+	if (!d)
+		return ydoc_error(l->y, k, "unknown knob '%s' in evidence.knobs (see 'vmtune knobs')", key);
+	if (p->evidence.nshares >= PROFILE_MAX_SETTINGS)
+		return ydoc_error(l->y, k, "too many knobs in evidence.knobs");
+	l->share = &p->evidence.share[p->evidence.nshares++];
+	memset(l->share, 0, sizeof(*l->share));
+	l->share->def = d;
+	l->share->pct = l->share->lo = l->share->hi = NAN;
+	return each_pair(l, v, "a knob's evidence", share_pair);
+}
+
+static int guard_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	if (strcmp(key, "change_pct") == 0)
+		return get_number(l, v, key, &l->guard->pct, true);
+	if (strcmp(key, "ci95_pct") == 0)
+		return get_interval(l, v, key, &l->guard->lo, &l->guard->hi);
+	if (strcmp(key, "limit") == 0)
+		return copy_string(l, v, key, l->guard->limit, sizeof(l->guard->limit));
+	if (strcmp(key, "broken") == 0) {
+		const char *s;
+		if (want_scalar(l, v, key, &s) < 0)
+			return -1;
+		if (strcmp(s, "true") && strcmp(s, "false"))
+			return ydoc_error(l->y, v, "broken must be true or false, not '%s'", s);
+		l->guard->broken = strcmp(s, "true") == 0;
+		return 0;
+	}
+	return ydoc_error(l->y, k, "unknown key '%s' in a guard (known: change_pct, ci95_pct, limit, broken)", key);
+}
+
+static int guards_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct profile *p = l->p;
+	static const char *const names[] = { "footprint", "swapout", "majflt", "psi", "p99", "played", NULL };
+	int i;
+
+	for (i = 0; names[i] && strcmp(names[i], key); i++)
+		;
+	if (!names[i])
+		return ydoc_error(l->y, k, "unknown guard '%s' (known: footprint, swapout, majflt, psi, p99, played)",
+				  key);
+	if (p->evidence.nguards >= (int)(sizeof(p->evidence.guard) / sizeof(p->evidence.guard[0])))
+		return ydoc_error(l->y, k, "too many guards");
+	l->guard = &p->evidence.guard[p->evidence.nguards++];
+	memset(l->guard, 0, sizeof(*l->guard));
+	snprintf(l->guard->name, sizeof(l->guard->name), "%s", names[i]);
+	l->guard->pct = l->guard->lo = l->guard->hi = NAN;
+	return each_pair(l, v, "a guard", guard_pair);
+}
+
 static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
 {
 	struct profile *p = l->p;
@@ -272,7 +382,17 @@ static int evidence_pair(struct loader *l, const char *key, yaml_node_t *k, yaml
 			    l->y, v, "run must be a run's uuid: 32 lowercase hex digits (see 'vmtune runs --json')");
 		return 0;
 	}
-	return ydoc_error(l->y, k, "unknown key '%s' in evidence (known: workload, trials, run, objective)", key);
+	if (strcmp(key, "sandbox") == 0) {
+		p->evidence.has_sandbox = true;
+		return each_pair(l, v, "evidence.sandbox", sandbox_pair);
+	}
+	if (strcmp(key, "knobs") == 0)
+		return each_pair(l, v, "evidence.knobs", knobs_pair);
+	if (strcmp(key, "guards") == 0)
+		return each_pair(l, v, "evidence.guards", guards_pair);
+	return ydoc_error(
+	    l->y, k, "unknown key '%s' in evidence (known: workload, trials, run, objective, sandbox, knobs, guards)",
+	    key);
 }
 
 static int top_pair(struct loader *l, const char *key, yaml_node_t *k, yaml_node_t *v)
@@ -366,6 +486,41 @@ struct json_object *profile_json(const struct profile *p)
 		json_object_object_add(e, "ci95_pct_lo", json_number(p->evidence.ci_lo));
 		json_object_object_add(e, "ci95_pct_hi", json_number(p->evidence.ci_hi));
 		json_object_object_add(e, "significant", json_object_new_boolean(p->evidence.significant));
+		if (p->evidence.has_sandbox) {
+			json_object *sb = json_object_new_object();
+			json_object_object_add(sb, "memory_limit",
+					       json_object_new_int64((int64_t)p->evidence.memory_limit));
+			json_object_object_add(sb, "swap", json_object_new_string(p->evidence.swap));
+			json_object_object_add(sb, "probe", json_object_new_string(p->evidence.probe));
+			json_object_object_add(e, "sandbox", sb);
+		}
+		if (p->evidence.nshares) {
+			json_object *k = json_object_new_object();
+			for (i = 0; i < p->evidence.nshares; i++) {
+				const struct profile_share *sh = &p->evidence.share[i];
+				json_object *x = json_object_new_object();
+				json_object_object_add(x, "measured", json_object_new_string(sh->how));
+				json_object_object_add(x, "share_pct", json_number(sh->pct));
+				json_object_object_add(x, "ci95_pct_lo", json_number(sh->lo));
+				json_object_object_add(x, "ci95_pct_hi", json_number(sh->hi));
+				json_object_object_add(k, sh->def->name, x);
+			}
+			json_object_object_add(e, "knobs", k);
+		}
+		if (p->evidence.nguards) {
+			json_object *g = json_object_new_object();
+			for (i = 0; i < p->evidence.nguards; i++) {
+				const struct profile_guard *pg = &p->evidence.guard[i];
+				json_object *x = json_object_new_object();
+				json_object_object_add(x, "change_pct", json_number(pg->pct));
+				json_object_object_add(x, "ci95_pct_lo", json_number(pg->lo));
+				json_object_object_add(x, "ci95_pct_hi", json_number(pg->hi));
+				json_object_object_add(x, "limit", json_object_new_string(pg->limit));
+				json_object_object_add(x, "broken", json_object_new_boolean(pg->broken));
+				json_object_object_add(g, pg->name, x);
+			}
+			json_object_object_add(e, "guards", g);
+		}
 		json_object_object_add(o, "evidence", e);
 	}
 	return o;
@@ -406,6 +561,21 @@ static int emit_kd(yaml_emitter_t *e, const char *k, double v)
 	char buf[64];
 
 	return emit_kv(e, k, yaml_number(v, buf, sizeof(buf)), false);
+}
+
+static int emit_interval(yaml_emitter_t *e, double lo, double hi)
+{
+	yaml_event_t seq;
+	char buf[64];
+
+	if (emit_scalar(e, "ci95_pct", false) < 0)
+		return -1;
+	yaml_sequence_start_event_initialize(&seq, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
+	if (emit(e, &seq) < 0 || emit_scalar(e, yaml_number(lo, buf, sizeof(buf)), false) < 0 ||
+	    emit_scalar(e, yaml_number(hi, buf, sizeof(buf)), false) < 0)
+		return -1;
+	yaml_sequence_end_event_initialize(&seq);
+	return emit(e, &seq);
 }
 
 static int emit_map(yaml_emitter_t *e, bool start, bool flow)
@@ -497,7 +667,49 @@ static int emit_profile(yaml_emitter_t *e, const struct profile *p)
 		yaml_sequence_end_event_initialize(&seq);
 		if (emit(e, &seq) < 0 ||
 		    emit_kv(e, "significant", p->evidence.significant ? "true" : "false", false) < 0 ||
-		    emit_map(e, false, true) < 0 || emit_map(e, false, false) < 0)
+		    emit_map(e, false, true) < 0)
+			return -1;
+		if (p->evidence.has_sandbox) {
+			if (emit_scalar(e, "sandbox", false) < 0 || emit_map(e, true, true) < 0 ||
+			    (p->evidence.memory_limit &&
+			     emit_kv(e, "memory_limit", format_size(p->evidence.memory_limit, buf, sizeof(buf)),
+				     false) < 0) ||
+			    (p->evidence.swap[0] && emit_kv(e, "swap", p->evidence.swap, true) < 0) ||
+			    (p->evidence.probe[0] && emit_kv(e, "probe", p->evidence.probe, true) < 0) ||
+			    emit_map(e, false, true) < 0)
+				return -1;
+		}
+		if (p->evidence.nshares) {
+			if (emit_scalar(e, "knobs", false) < 0 || emit_map(e, true, false) < 0)
+				return -1;
+			for (i = 0; i < p->evidence.nshares; i++) {
+				const struct profile_share *sh = &p->evidence.share[i];
+				if (emit_scalar(e, sh->def->name, false) < 0 || emit_map(e, true, true) < 0 ||
+				    emit_kv(e, "measured", sh->how, false) < 0 ||
+				    (isfinite(sh->pct) &&
+				     (emit_kd(e, "share_pct", sh->pct) < 0 || emit_interval(e, sh->lo, sh->hi) < 0)) ||
+				    emit_map(e, false, true) < 0)
+					return -1;
+			}
+			if (emit_map(e, false, false) < 0)
+				return -1;
+		}
+		if (p->evidence.nguards) {
+			if (emit_scalar(e, "guards", false) < 0 || emit_map(e, true, false) < 0)
+				return -1;
+			for (i = 0; i < p->evidence.nguards; i++) {
+				const struct profile_guard *g = &p->evidence.guard[i];
+				if (emit_scalar(e, g->name, false) < 0 || emit_map(e, true, true) < 0 ||
+				    emit_kd(e, "change_pct", g->pct) < 0 || emit_interval(e, g->lo, g->hi) < 0 ||
+				    (g->limit[0] && emit_kv(e, "limit", g->limit, true) < 0) ||
+				    emit_kv(e, "broken", g->broken ? "true" : "false", false) < 0 ||
+				    emit_map(e, false, true) < 0)
+					return -1;
+			}
+			if (emit_map(e, false, false) < 0)
+				return -1;
+		}
+		if (emit_map(e, false, false) < 0)
 			return -1;
 	}
 	if (emit_map(e, false, false) < 0)

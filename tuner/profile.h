@@ -41,6 +41,24 @@ struct profile {
 		double baseline, best, change_pct, ci_lo, ci_hi;
 		bool significant;
 		char run[40]; /* the uuid of the search's run in its results store, "" if not known */
+		/* where it was measured, so that verify --measure can measure it again */
+		bool has_sandbox;
+		uint64_t memory_limit;
+		char swap[64], probe[512];
+		/* per knob the profile changes: what putting it back cost (its share of the gain) */
+		int nshares;
+		struct profile_share {
+			const struct knob_def *def;
+			double pct, lo, hi;
+			char how[16]; /* step (its own step of the walk back), whole (the whole gain), none */
+		} share[PROFILE_MAX_SETTINGS];
+		/* how the guards moved against the original */
+		int nguards;
+		struct profile_guard {
+			char name[16], limit[64];
+			double pct, lo, hi;
+			bool broken;
+		} guard[8];
 	} evidence;
 };
 

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -502,14 +503,34 @@ static void header(struct html *h)
 			 v->ci_hi);
 	else
 		html_out(h, "nothing beat the original settings significantly: keep them");
-	html_out(h, "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
-		    "<th>recommended</th><th>range searched</th><th>sensitivity</th></tr>\n");
+	html_out(
+	    h, "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
+	       "<th>recommended</th><th>putting it back costs</th><th>range searched</th><th>sensitivity</th></tr>\n");
 	for (i = 0; i < S->sp.d; i++) {
 		const struct space_dim *dm = &S->sp.dim[i];
 		html_out(h, "<tr><td>%s</td><td>%s</td>", dm->def->name,
 			 knob_format_value(dm->def, dm->original, a, sizeof(a)));
-		html_out(h, "<td>%s</td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
-		html_out(h, "<td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
+		html_out(h, "<td>%s</td><td>", knob_format_value(dm->def, v->rec[i], a, sizeof(a)));
+		{
+			/* numbers only from the stored row: its texts are not printed */
+			json_object *kn, *e, *x;
+			double pc = NAN, lo = NAN, hi = NAN;
+			if (v->ablation && json_object_object_get_ex(v->ablation, "knobs", &kn) &&
+			    json_object_object_get_ex(kn, dm->def->name, &e)) {
+				if (json_object_object_get_ex(e, "share_pct", &x))
+					pc = json_object_get_double(x);
+				if (json_object_object_get_ex(e, "share_lo", &x))
+					lo = json_object_get_double(x);
+				if (json_object_object_get_ex(e, "share_hi", &x))
+					hi = json_object_get_double(x);
+			}
+			if (isfinite(pc) && isfinite(lo) && isfinite(hi))
+				html_out(h, "%+.1f%% (%+.1f .. %+.1f%%)%s", pc, lo, hi,
+					 v->rec[i] == dm->original ? ", put back" : "");
+			else
+				html_out(h, "-");
+		}
+		html_out(h, "</td><td>%s .. %s</td><td>", knob_format_value(dm->def, dm->lo, a, sizeof(a)),
 			 knob_format_value(dm->def, dm->hi, b, sizeof(b)));
 		html_out(h, "%s", sens_format(&v->sens[i], a, sizeof(a)));
 		html_out(h, "</td></tr>\n");
@@ -517,7 +538,38 @@ static void header(struct html *h)
 	html_out(
 	    h, "</table>\n<p>Sensitivity: the change of the cost between the knob's worst and best value, by a "
 	       "least-squares fit of each knob's main effect to the runs measured, with its 95%% band; none found: the "
-	       "band reaches no change.</p>\n");
+	       "band reaches no change. Putting it back costs: the paired change of the cost when the knob goes "
+	       "back to its original value, measured by the walk back to the smallest change (for the last change "
+	       "standing, the whole gain).</p>\n");
+	if (v->guards) {
+		static const char *const names[] = { "footprint", "swapout", "majflt", "psi", "p99", "played" };
+		html_out(h, "<h2>Guards</h2>\n<table>\n<tr><th>guard</th><th>original</th><th>recommended</th>"
+			    "<th>change (95%% CI)</th><th>limit broken</th></tr>\n");
+		for (size_t g = 0; g < sizeof(names) / sizeof(names[0]); g++) {
+			json_object *e, *x;
+			double o = NAN, r = NAN, c = NAN, lo = NAN, hi = NAN;
+			bool broken = false;
+			if (!json_object_object_get_ex(v->guards, names[g], &e))
+				continue;
+			if (json_object_object_get_ex(e, "original", &x))
+				o = json_object_get_double(x);
+			if (json_object_object_get_ex(e, "recommended", &x))
+				r = json_object_get_double(x);
+			if (json_object_object_get_ex(e, "change_pct", &x))
+				c = json_object_get_double(x);
+			if (json_object_object_get_ex(e, "ci95_pct_lo", &x))
+				lo = json_object_get_double(x);
+			if (json_object_object_get_ex(e, "ci95_pct_hi", &x))
+				hi = json_object_get_double(x);
+			if (json_object_object_get_ex(e, "broken", &x))
+				broken = json_object_get_boolean(x);
+			html_out(h,
+				 "<tr><td>%s</td><td>%.4g</td><td>%.4g</td><td>%+.1f%% (%+.1f .. "
+				 "%+.1f%%)</td><td>%s</td></tr>\n",
+				 names[g], o, r, c, lo, hi, broken ? "yes" : "no");
+		}
+		html_out(h, "</table>\n");
+	}
 	(void)buf;
 }
 

@@ -10,7 +10,7 @@
 static const char *const kind_names[] = {
 	[TK_BASELINE] = "baseline", [TK_CANDIDATE] = "candidate",
 	[TK_REPEAT] = "repeat",	    [TK_CONFIRM_BASELINE] = "confirm-baseline",
-	[TK_CONFIRM] = "confirm",
+	[TK_CONFIRM] = "confirm",   [TK_ABLATE] = "ablate",
 };
 
 const char *trial_kind_name(enum trial_kind k)

@@ -15,7 +15,15 @@
 #define RUNCONFIG_MAX_REQUIRE 8
 
 /* What a trial row measured. */
-enum trial_kind { TK_BASELINE, TK_CANDIDATE, TK_REPEAT, TK_CONFIRM_BASELINE, TK_CONFIRM, TK_UNKNOWN };
+enum trial_kind {
+	TK_BASELINE,
+	TK_CANDIDATE,
+	TK_REPEAT,
+	TK_CONFIRM_BASELINE,
+	TK_CONFIRM,
+	TK_ABLATE, /* a run of a step of the walk back to the smallest change: either side */
+	TK_UNKNOWN
+};
 
 const char *trial_kind_name(enum trial_kind k);
 enum trial_kind trial_kind_parse(const char *s);

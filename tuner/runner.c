@@ -485,10 +485,27 @@ const char *run_describe(const struct run_result *res, char *buf, size_t size)
 	return buf;
 }
 
+/* oom_kill of /proc/vmstat: every OOM kill on the machine so far; -1 if unreadable. */
+static long vmstat_oom_kills(void)
+{
+	char line[128];
+	long n = -1;
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 int runner_run_sandboxed(struct run_spec *spec, uint64_t mem_limit, uint64_t swap, const struct settle_opts *so,
 			 struct settle_cost *cost, struct settle_state *before, struct run_result *res)
 {
 	struct cgroup cg;
+	long oom0, cg_oom0;
 	int rc = 0;
 
 	if (so && so->steps && settle(so, cost) < 0)
@@ -503,8 +520,24 @@ int runner_run_sandboxed(struct run_spec *spec, uint64_t mem_limit, uint64_t swa
 			return -1;
 		spec->cg = &cg;
 	}
+	oom0 = vmstat_oom_kills();
+	cg_oom0 = mem_limit ? cgroup_oom_kills(&cg) : 0;
 	if (runner_run(spec, res) < 0)
 		rc = -2;
+	if (rc == 0) {
+		/* the footprint: memory and swap of the cgroup at their peak */
+		long peak = mem_limit ? cgroup_peak_kb(&cg) : -1;
+		if (peak > 0)
+			put_value(res->values, &res->nvalues, "sys.peak_kb", (double)peak);
+		put_value(res->values, &res->nvalues, "sys.maxrss_kb", (double)res->maxrss_kb);
+		put_value(res->values, &res->nvalues, "sys.majflt", (double)res->majflt);
+		/* OOM kills on the machine that were not the sandbox's own */
+		if (oom0 >= 0 && (!spec->root || !*spec->root)) {
+			long outside = vmstat_oom_kills() - oom0 - (mem_limit ? cgroup_oom_kills(&cg) - cg_oom0 : 0);
+			put_value(res->values, &res->nvalues, "sys.oom_kills_outside",
+				  (double)(outside > 0 ? outside : 0));
+		}
+	}
 	if (mem_limit && cgroup_remove(&cg) < 0 && rc == 0)
 		rc = -1;
 	spec->cg = NULL;

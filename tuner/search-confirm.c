@@ -12,7 +12,10 @@
  * Its interval is the repeated confidence interval at that level: decision and
  * interval say the same thing, and all intervals of all finalists at all looks
  * hold at once with at least 95%, so the recommended one's does whichever is
- * picked. Nothing is recommended that was not shown to be real (seqtest.c). */
+ * picked. Where a finalist's differences have no variance (the same every round)
+ * the t-test has nothing to say; from enough pairs on, an exact sign rule given 1%
+ * of the finalist's share decides instead, and the t boundaries are made for the
+ * rest (seqtest.h). Nothing is recommended that was not shown to be real (seqtest.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +26,12 @@
 #include "stats.h"
 #include "vmtune.h"
 
-#define CONFIRM_ALPHA 0.05
+#define CONFIRM_ALPHA SEARCH_ALPHA
 
 /* Per observation, its mix cost relative to the mean of the confirmation
  * baselines: the same yardstick for baseline and candidate runs (in a paired
  * difference the yardstick cancels). */
-static double confirm_value(const struct search *S, const struct obs *ob)
+double confirm_value(const struct search *S, const struct obs *ob)
 {
 	double t, i;
 
@@ -105,7 +108,7 @@ int confirm_look(struct search *S, int first, struct confirm *c, int nc, double 
 	for (i = 0; i < nc; i++) {
 		struct paired ps;
 		double lo, hi;
-		bool failed;
+		bool failed, sign;
 		int n;
 
 		if (c[i].decision != CD_UNDECIDED)
@@ -119,11 +122,13 @@ int confirm_look(struct search *S, int first, struct confirm *c, int nc, double 
 			continue;
 		}
 		paired_ci(&ps, a, &lo, &hi);
+		/* no variance, no t interval: the sign rule's, the common difference */
+		sign = !isfinite(lo) && paired_sign(d, n, CONFIRM_ALPHA / nc, &lo, &hi);
 		c[i].change_pct = log_change_pct(ps.mean);
 		c[i].ci_lo = log_change_pct(lo);
 		c[i].ci_hi = log_change_pct(hi);
-		c[i].level = 1 - a;
-		if (paired_p(&ps) <= a)
+		c[i].level = sign ? 1 - seq_sign_spent(CONFIRM_ALPHA / nc) : 1 - a;
+		if (sign ? hi < 0 || lo > 0 : paired_p(&ps) <= a)
 			c[i].decision = ps.mean < 0 ? CD_BETTER : CD_WORSE;
 		else if (lo > min_log)
 			c[i].decision = CD_SMALL; /* it cannot gain the least change worth having */
@@ -206,49 +211,44 @@ static int race(struct search *S, int *cont, int *n)
 	return 0;
 }
 
-int confirm(struct search *S, struct confirm *c, int *nc)
+/* The rounds of a confirmation: each round the original, then every undecided one
+ * of fin[0..nfin), a look every --confirm-rounds rounds at the boundaries of alpha
+ * shared equally among them, until all are decided, --confirm-max-rounds, or the
+ * budget. Then each one's guards against the original over the same rounds. */
+static int confirm_rounds(struct search *S, const int *fin, int nfin, double alpha, struct confirm *c)
 {
-	int fin[8], nfin = 0, cont[RACE_MAX], ncont, i, r, k = 0, K = 0, first;
+	int i, r, k = 0, K = 0, first = S->nobs; /* the evidence: its own runs from here */
 	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds;
 	double t[CONFIRM_MAX_ROUNDS] = { 0 }, bound[CONFIRM_MAX_ROUNDS];
 
-	/* the race, then the finalists: the best that beat the original, on the
-	 * search's and the race's runs */
-	if (race(S, cont, &ncont) < 0)
-		return -1;
-	nfin = ncont ? best_of(S, cont, ncont, fin, S->o->finalists) : confirm_best_points(S, fin, S->o->finalists);
-	first = S->nobs; /* the confirmation's evidence: its own runs from here */
-	*nc = nfin;
-	S->looks = 0;
-	if (nfin == 0)
-		return 0;
 	for (i = 0; i < nfin; i++) {
 		memset(&c[i], 0, sizeof(c[i]));
 		c[i].point = fin[i];
 		c[i].decision = CD_UNDECIDED;
 		c[i].change_pct = c[i].ci_lo = c[i].ci_hi = NAN;
 	}
-	/* the looks' schedule, and the boundaries of each finalist's share of alpha */
+	/* the looks' schedule, and the boundaries of each one's share of alpha (less what
+	 * the sign rule may spend of it) */
 	for (r = 1; r <= r_max; r++)
 		if (r % per_look == 0 || r == r_max)
 			t[K++] = (double)r / r_max;
-	if (seq_bounds(CONFIRM_ALPHA / nfin, t, K, bound) < 0)
+	if (seq_bounds(seq_t_alpha(alpha / nfin), t, K, bound) < 0)
 		return error("confirmation: no looks to make (%d rounds, a look every %d)", r_max, per_look);
-	search_say(
-	    S,
-	    "confirming %d finalist(s) against the original settings: a look every %d rounds, at most %d rounds, "
-	    "smallest change worth having %.0f%%",
-	    nfin, per_look, r_max, 100 * S->o->min_effect);
 	for (r = 1; r <= r_max; r++) {
 		double per = S->runs ? S->run_time_sum / S->runs : 0;
 		int undecided = 0;
+		double walk = 0;
 
 		crashpoint("confirm-round");
 		if (measure(S, 0, TK_CONFIRM_BASELINE) < 0)
 			return -1;
+		search_progress(S, &S->obs[S->nobs - 1], "confirm");
 		for (i = 0; i < nfin && !vt_interrupted; i++)
-			if (c[i].decision == CD_UNDECIDED && measure(S, fin[i], TK_CONFIRM) < 0)
-				return -1;
+			if (c[i].decision == CD_UNDECIDED) {
+				if (measure(S, fin[i], TK_CONFIRM) < 0)
+					return -1;
+				search_progress(S, &S->obs[S->nobs - 1], "confirm");
+			}
 		if (vt_interrupted)
 			return -1;
 		if (r % per_look && r < r_max)
@@ -256,18 +256,58 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 		if (confirm_look(S, first, c, nfin, seq_nominal(bound[k++])) < 0)
 			return -1;
 		for (i = 0; i < nfin; i++)
-			undecided += c[i].decision == CD_UNDECIDED;
+			if (c[i].decision == CD_UNDECIDED) {
+				undecided++;
+				if (S->walk_ahead && ablate_groups(S, S->points[fin[i]].vals, NULL) > 1)
+					walk = ablate_reserve(S);
+			}
 		if (!undecided)
-			return 0;
-		/* the budget: the next look's rounds must fit, or this look is the last */
+			break;
+		/* the budget: the next look's rounds must fit, and after them the walk back's
+		 * share (ablate_reserve), or this look is the last */
 		if (S->o->time_budget > 0 &&
-		    vt_now() - S->t0 + per * S->o->nwl * (1 + undecided) * per_look > S->o->time_budget) {
+		    vt_now() - S->t0 + per * S->o->nwl * (1 + undecided) * per_look + walk > S->o->time_budget) {
 			search_say(S, "confirmation: the time budget ends it at round %d of at most %d", r, r_max);
-			return 0;
+			break;
 		}
 		if (r < r_max)
-			search_say(S, "look %d at round %d: %d finalist(s) not yet decided; going on", S->looks, r,
-				   undecided);
+			search_say(S, "look %d at round %d: %d not yet decided; going on", S->looks, r, undecided);
 	}
+	for (i = 0; i < nfin; i++)
+		c[i].guard_broken =
+		    guard_moves(S, first, c[i].point, TK_CONFIRM_BASELINE, TK_CONFIRM, c[i].guards) && c[i].significant;
 	return 0;
+}
+
+int confirm(struct search *S, struct confirm *c, int *nc)
+{
+	int fin[8], nfin = 0, cont[RACE_MAX], ncont, rc;
+
+	/* the race, then the finalists: the best that beat the original, on the
+	 * search's and the race's runs */
+	if (race(S, cont, &ncont) < 0)
+		return -1;
+	nfin = ncont ? best_of(S, cont, ncont, fin, S->o->finalists) : confirm_best_points(S, fin, S->o->finalists);
+	*nc = nfin;
+	S->looks = 0;
+	if (nfin == 0)
+		return 0;
+	search_say(
+	    S,
+	    "confirming %d finalist(s) against the original settings: a look every %d rounds, at most %d rounds, "
+	    "smallest change worth having %.0f%%",
+	    nfin, S->o->confirm_rounds, S->o->confirm_max_rounds, 100 * S->o->min_effect);
+	S->walk_ahead = true;
+	rc = confirm_rounds(S, fin, nfin, CONFIRM_ALPHA, c);
+	S->walk_ahead = false;
+	return rc;
+}
+
+int confirm_one(struct search *S, int point, double alpha, struct confirm *c)
+{
+	int looks = S->looks, rc;
+
+	rc = confirm_rounds(S, &point, 1, alpha, c);
+	S->looks = looks; /* the report's looks are the finalists' */
+	return rc;
 }

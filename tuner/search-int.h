@@ -30,6 +30,7 @@ struct obs {
 	double metric[SEARCH_MAX_WORKLOADS];
 	double inter[SEARCH_MAX_WORKLOADS];  /* the probe's p99 lateness + 1 ms (NAN without a probe) */
 	double played[SEARCH_MAX_WORKLOADS]; /* the probe's played ratio */
+	double guard[GUARD_NWHAT];	     /* the run's guard values over the mix's workloads (NAN: not measured) */
 	bool failed;
 	double score;  /* cost relative to the baselines around it; lower is better */
 	double stored; /* the score the store holds */
@@ -44,6 +45,8 @@ struct point {
 };
 
 #define CONFIRM_MAX_ROUNDS 1000
+/* The false-positive rate the recommendation keeps over everything it tests. */
+#define SEARCH_ALPHA 0.05
 #define RACE_MAX 32
 /* The candidates raced for the finalists: three per finalist, at most RACE_MAX. */
 static inline int race_size(const struct search_opts *o)
@@ -64,6 +67,16 @@ enum confirm_decision {
 	CD_FAILED,    /* a confirmation run of it failed */
 };
 
+/* How a guard moved with a setting against the original, over paired rounds. */
+struct guard_move {
+	bool have; /* measured in at least two paired rounds */
+	int pairs;
+	double base, cand;     /* means, in the guard's units */
+	double change, lo, hi; /* the paired change relative to the original's mean (a fraction), 95% */
+	int limit;	       /* index in o->guard of its limit, -1 for none */
+	bool broken;	       /* the limit is broken (the estimate past it) */
+};
+
 struct confirm {
 	int point;
 	enum confirm_decision decision;
@@ -72,6 +85,41 @@ struct confirm {
 	int pairs;			 /* paired rounds behind it */
 	double base_metric, cand_metric; /* first workload, its own units */
 	bool significant;		 /* decision == CD_BETTER */
+	struct guard_move guards[GUARD_NWHAT];
+	bool guard_broken; /* shown better on the metric, but a guard's limit is broken */
+};
+
+/* The walk back from the confirmed setting to the smallest change that keeps the
+ * gain (search-ablate.c). */
+#define ABLATE_MAX_STEPS (2 * SPACE_MAX)
+enum ablate_outcome {
+	AB_KEPT,    /* putting it back was shown to cost: it stays */
+	AB_SMALL,   /* shown to cost less than --min-effect: put back */
+	AB_GAINS,   /* putting it back was shown to gain: put back */
+	AB_UNSHOWN, /* no cost shown within the step's rounds: put back */
+	AB_FAILED,  /* a run of the reverted setting failed: it stays */
+	AB_STOPPED, /* the budget ended the walk before this step: it stays */
+};
+
+struct ablate_step {
+	unsigned long dims; /* bits of the knobs put back together */
+	int ref, cand;	    /* the points measured: the setting so far, and it with them put back */
+	enum ablate_outcome outcome;
+	int pairs;
+	double cost_pct, lo, hi, level; /* what putting them back costs, %, at the level of the deciding look */
+	double predicted_pct;		/* what the model predicted it would cost */
+};
+
+struct ablation {
+	bool ran;
+	int from, to; /* the confirmed point, and the smallest change found */
+	int ngroups;  /* the groups of knobs the confirmed point changes */
+	int nsteps, max_steps;
+	double step_alpha; /* each step's share of alpha (Bonferroni over max_steps) */
+	struct ablate_step step[ABLATE_MAX_STEPS];
+	struct confirm final; /* the smallest change against the original, on fresh rounds */
+	bool final_tested, final_holds;
+	char why[256]; /* why the recommendation is the confirmed setting whole, if it is */
 };
 
 struct search {
@@ -100,7 +148,8 @@ struct search {
 	struct settle_opts settle;
 	struct settle_cost settle_cost;
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
-	int looks; /* times the confirmation data were looked at */
+	int looks;	 /* times the confirmation data were looked at */
+	bool walk_ahead; /* the confirmation under way has the walk back after it */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
 	bool warm;
 	struct pool pool;
@@ -144,6 +193,22 @@ void next_candidate(struct search *S, long *vals);
 /* search.c: with --time, the seconds of the budget the search phase may take (the
  * rest is kept for the race and the confirmation) */
 double search_phase_time(const struct search *S);
+/* The runs the walk back to the smallest change usually takes (ABLATE_PLAN_STEPS
+ * steps of --ablate-rounds rounds of two runs, and the first look of its
+ * confirmation), which the budget keeps time for and the plan counts. */
+#define ABLATE_PLAN_STEPS 4
+int ablate_runs(const struct search *S);
+/* The fewest runs a walk back can make anything of (a step's first look and the first
+ * look of the smallest change's confirmation); 0 with --ablate-rounds 0 or one knob. */
+int ablate_min_runs(const struct search *S);
+/* With --time, the seconds the confirmation of a setting of several knobs leaves for
+ * the walk back: a fifth of the budget, or ablate_min_runs if those take longer. */
+#define ABLATE_BUDGET_SHARE 0.2
+double ablate_reserve(const struct search *S);
+/* The groups of knobs that vals changes from the original settings (knobs that move
+ * together, catalogue.h's `together`, are one), each a bit set of dimensions in grp
+ * (SPACE_MAX of them; NULL to count only). Returns how many. */
+int ablate_groups(const struct search *S, const long *vals, unsigned long *grp);
 
 /* strategy-bo.c: the surrogate */
 int fit_model(struct search *S, struct gp *gp);
@@ -168,17 +233,65 @@ bool sens_found(const struct sens *s);
 
 /* search-confirm.c: finalists against the original, alternating */
 int confirm(struct search *S, struct confirm *c, int *nc);
+/* One setting against the original on fresh rounds, the confirmation's design at
+ * alpha (the smallest change of the ablation, with the whole alpha: it is tested
+ * only once a finalist was shown better, a fixed sequence). 0, or -1 to stop. */
+int confirm_one(struct search *S, int point, double alpha, struct confirm *c);
+/* Log cost of an observation against the confirmation's yardstick. */
+double confirm_value(const struct search *S, const struct obs *ob);
 /* Its pieces, for the unit tests too: one look at nominal level a at the
  * confirmation runs from obs index first (each undecided finalist's paired test
  * and interval), and the n best points that beat the original, best first. */
 int confirm_look(struct search *S, int first, struct confirm *c, int nc, double a);
 int confirm_best_points(const struct search *S, int *out, int n);
 
+/* search-ablate.c: the walk back to the smallest change (after confirm; needs the
+ * yardstick confirm set). rec gets the recommended settings. */
+int ablate(struct search *S, const struct confirm *best, struct ablation *A, long *rec);
+/* The step of A that decided knob i of the recommended point (the one that kept it),
+ * or NULL. */
+const struct ablate_step *ablate_step_of(const struct ablation *A, int i);
+/* What putting knob i of the recommendation back costs (pct, lo, hi: NAN when not
+ * measured) and how it is known: its own step kept it, it is the whole gain (the last
+ * change standing, or the only one), the walk put it back but the smaller change was
+ * not confirmed (so the confirmed setting is recommended whole), or the budget ended
+ * the walk before its step. claim: the recommendation's confirmation. */
+enum ablate_share { SHARE_NONE, SHARE_STEP, SHARE_WHOLE, SHARE_PUT_BACK, SHARE_NOT_TESTED };
+enum ablate_share ablate_share(const struct ablation *A, int i, const struct confirm *claim, double *pct, double *lo,
+			       double *hi);
+struct json_object;
+/* The walk as the result row keeps it (claim: the recommendation's confirmation). */
+struct json_object *ablation_json(const struct search *S, const struct ablation *A, const long *rec,
+				  const struct confirm *claim);
+
+/* search-guard.c: the guards of a run, and how they moved */
+struct run_result;
+void guard_values(const struct search *S, const struct run_result *r, double *g);
+void guard_sum(double *acc, const double *g, int w);
+/* Point p's guards against the original over the paired rounds from obs index first
+ * (base kind, then p's run of kind cand in each round), each checked against the
+ * limits of S->o->guard; returns true when one is broken. */
+bool guard_moves(const struct search *S, int first, int p, enum trial_kind base, enum trial_kind cand,
+		 struct guard_move *gm);
+const char *guard_unit(enum guard_what w);
+/* How the guards moved with c's setting, as the result row keeps them. */
+struct json_object *guards_json(const struct search *S, const struct confirm *c);
+const char *guard_format(enum guard_what w, double v, char *buf, size_t size);
+
 /* search-report.c: everything the search prints */
 void search_print_plan(const struct search *S, FILE *f);
 void search_print_dry_run(const struct search *S, const char *out);
 void search_progress(struct search *S, const struct obs *ob, const char *what);
-void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c);
+struct json_object;
+/* The changed knobs of a recommendation with what putting each back costs (abl: the
+ * result row's "ablation", or NULL) and their sensitivities; ranges: the search
+ * ranges under each. */
+void search_print_knobs(const struct space *sp, const long *rec, const struct sens *sens, struct json_object *abl,
+			bool ranges);
+/* The result row's "guards" (who: whose, "recommended"). */
+void search_print_guards(struct json_object *guards, const char *who);
+void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c,
+		   const struct ablation *A);
 void search_report_interrupted(const struct search *S);
 void search_say(const struct search *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line of the result on stdout. */
@@ -186,7 +299,8 @@ void search_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* search-profile.c: the profile a search writes */
 void search_default_out(const struct search *S, char *buf, size_t size);
-int search_write_profile(struct search *S, const char *path, const long *rec, const struct confirm *c);
+int search_write_profile(struct search *S, const char *path, const long *rec, const struct confirm *c,
+			 const struct ablation *A);
 
 /* search-resume.c: the stored configuration, and a run taken up again */
 char *search_config_json(const struct search *S);
@@ -220,7 +334,16 @@ struct run_view {
 	bool has_result, significant;
 	double change_pct, ci_lo, ci_hi;
 	long rec[SPACE_MAX];
-	int rec_point; /* -1: none */
+	int rec_point;			       /* -1: none */
+	struct json_object *ablation, *guards; /* of the result row, as stored (NULL: none) */
+	/* verify --measure's re-checks of this run, oldest first; or, for a re-check, what it checked */
+	int nrecheck;
+	struct recheck {
+		char when[64], verdict[16];
+		double change, lo, hi, claimed;
+		int pairs;
+	} recheck[16];
+	char recheck_of[40];
 	struct sens sens[SPACE_MAX];
 	struct view_meas *m;
 	int nm, cap;

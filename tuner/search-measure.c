@@ -79,10 +79,14 @@ int measure(struct search *S, int p, enum trial_kind kind)
 {
 	struct obs *ob;
 	char *sj;
+	double t_set;
 	int w;
 
 	if (S->nobs >= MAX_OBS)
 		return error("too many measurements in one search (%d)", MAX_OBS);
+	/* the time a run takes, as the budget counts it: the knobs' writes and the
+	 * store's rows with the first workload's run */
+	t_set = vt_now();
 	if (set_values(S, S->points[p].vals) < 0)
 		return -1;
 	ob = &S->obs[S->nobs];
@@ -98,7 +102,7 @@ int measure(struct search *S, int p, enum trial_kind kind)
 	crashpoint("trial-stored");
 	for (w = 0; w < S->o->nwl; w++) {
 		struct run_result r;
-		double t = vt_now(), m;
+		double t = w == 0 ? t_set : vt_now(), m;
 		char desc[512];
 
 		if (run_one(S, w, &r) < 0)
@@ -119,6 +123,20 @@ int measure(struct search *S, int p, enum trial_kind kind)
 			m = NAN;
 		}
 		ob->metric[w] = m;
+		{
+			double g[GUARD_NWHAT];
+			guard_values(S, &r, g);
+			guard_sum(ob->guard, g, w);
+		}
+		if (run_value(&r, "sys.oom_kills_outside") > 0) {
+			/* the seeds' IRC client killed beside mmap001: the machine's own work
+			 * was hurt, not the sandbox's; no setting is worth that */
+			if (S->db)
+				store_measurement_add(S->db, ob->trial_id, S->o->wl[w].spec, &r, m);
+			return error("the OOM killer killed %.0f process(es) outside the sandbox while %s ran with "
+				     "these settings: the search stops, and every setting is put back",
+				     run_value(&r, "sys.oom_kills_outside"), S->o->wl[w].name);
+		}
 		ob->inter[w] = run_value(&r, "probe.p99_lateness_ms") + 1;
 		ob->played[w] = run_value(&r, "probe.played");
 		if (S->o->probe && !r.probe_ok && !ob->failed) {
@@ -146,12 +164,26 @@ int measure(struct search *S, int p, enum trial_kind kind)
 		warning("a baseline measurement of the original settings failed; it is left out");
 	S->nobs++;
 	rescore(S);
-	/* a new baseline changes the scores around it: the store keeps the latest */
-	for (int j = 0; S->db && j < S->nobs; j++) {
-		struct obs *o = &S->obs[j];
-		if (o->trial_id > 0 && (o == ob || o->score != o->stored) &&
-		    store_trial_score(S->db, o->trial_id, o->score, o->failed) == 0)
-			o->stored = o->score;
+	/* a new baseline changes the scores around it: the store keeps the latest, all
+	 * of a measurement's changes in one transaction */
+	if (S->db) {
+		static long id[MAX_OBS];
+		static double sc[MAX_OBS];
+		static bool fl[MAX_OBS];
+		static int at[MAX_OBS];
+		int n = 0;
+		for (int j = 0; j < S->nobs; j++) {
+			struct obs *o = &S->obs[j];
+			if (o->trial_id > 0 && (o == ob || o->score != o->stored)) {
+				id[n] = o->trial_id;
+				sc[n] = o->score;
+				fl[n] = o->failed;
+				at[n++] = j;
+			}
+		}
+		if (n && store_trial_scores(S->db, n, id, sc, fl) == 0)
+			for (int j = 0; j < n; j++)
+				S->obs[at[j]].stored = S->obs[at[j]].score;
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
  * state dir, the recommended settings, and the evidence in the metric's own
  * direction. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,7 +26,8 @@ void search_default_out(const struct search *S, char *buf, size_t size)
 		 text_filename(S->o->nwl > 1 ? "mix" : S->o->wl[0].name, name, sizeof(name)));
 }
 
-int search_write_profile(struct search *S, const char *path, const long *rec, const struct confirm *c)
+int search_write_profile(struct search *S, const char *path, const long *rec, const struct confirm *c,
+			 const struct ablation *A)
 {
 	struct profile p;
 	struct machine m;
@@ -58,12 +60,43 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 	} else if (S->o->swapspec.backend != SWAP_NONE) {
 		swap_spec_format(&S->o->swapspec, p.machine.swap_backend, sizeof(p.machine.swap_backend));
 	}
+	/* only what it changes: the rest stay as the machine has them */
 	for (i = 0; i < S->sp.d; i++) {
-		if (S->sp.dim[i].pseudo)
+		struct profile_share *sh;
+		if (S->sp.dim[i].pseudo || rec[i] == S->sp.dim[i].original)
 			continue; /* the backend is machine.swap_backend, not a setting */
 		p.settings[p.nsettings].def = S->sp.dim[i].def;
 		p.settings[p.nsettings++].value = rec[i];
+		if (!c || !c->significant)
+			continue;
+		sh = &p.evidence.share[p.evidence.nshares++];
+		sh->def = S->sp.dim[i].def;
+		sh->pct = sh->lo = sh->hi = NAN;
+		{
+			enum ablate_share k = A ? ablate_share(A, i, c, &sh->pct, &sh->lo, &sh->hi) : SHARE_NONE;
+			/* a put-back step's cost is a measured share too: what putting it back cost */
+			snprintf(sh->how, sizeof(sh->how), "%s",
+				 k == SHARE_WHOLE			  ? "whole"
+				 : k == SHARE_STEP || k == SHARE_PUT_BACK ? "step"
+				 : k == SHARE_NOT_TESTED		  ? "budget"
+									  : "none");
+		}
 	}
+	if (c && c->significant)
+		for (int k = 0; k < GUARD_NWHAT && p.evidence.nguards < 8; k++) {
+			const struct guard_move *gm = &c->guards[k];
+			struct profile_guard *g;
+			if (!gm->have)
+				continue;
+			g = &p.evidence.guard[p.evidence.nguards++];
+			snprintf(g->name, sizeof(g->name), "%s", guard_name((enum guard_what)k));
+			g->pct = 100 * gm->change;
+			g->lo = 100 * gm->lo;
+			g->hi = 100 * gm->hi;
+			g->broken = gm->broken;
+			if (gm->limit >= 0)
+				snprintf(g->limit, sizeof(g->limit), "%s", S->o->guard[gm->limit].text);
+		}
 	p.evidence.present = true;
 	for (i = 0; i < S->o->nwl; i++) {
 		size_t n = strlen(p.evidence.workload);
@@ -71,6 +104,12 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 			 S->o->wl[i].spec);
 	}
 	p.evidence.trials = S->trials_done;
+	p.evidence.has_sandbox = true;
+	p.evidence.memory_limit = S->o->mem_limit;
+	if (S->o->swapspec.backend != SWAP_NONE)
+		swap_spec_format(&S->o->swapspec, p.evidence.swap, sizeof(p.evidence.swap));
+	if (S->o->probe)
+		snprintf(p.evidence.probe, sizeof(p.evidence.probe), "%s", S->o->probe);
 	/* the run in the store, which report PROFILE --html draws */
 	if (S->db && S->run_id > 0 && store_run_uuid(S->db, S->run_id, p.evidence.run, sizeof(p.evidence.run)) < 0)
 		p.evidence.run[0] = '\0';

@@ -10,11 +10,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "knob.h"
 #include "search-int.h"
 #include "size.h"
 #include "swap.h"
+#include "text.h"
 #include "vmtune.h"
+
+static const char *short_name(const char *name)
+{
+	return strncmp(name, "vm.", 3) == 0 ? name + 3 : name;
+}
 
 static const char *fmt_duration(double s, char *buf, size_t size)
 {
@@ -31,9 +39,7 @@ static const char *fmt_duration(double s, char *buf, size_t size)
 void search_print_plan(const struct search *S, FILE *f)
 {
 	const struct search_opts *o = S->o;
-	int i, baselines = 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1;
-	int confirm_runs = o->confirm_rounds * (1 + o->finalists),
-	    confirm_max = o->confirm_max_rounds * (1 + o->finalists);
+	int i;
 	char a[32], b[32];
 
 	fprintf(f, "search: %d knob(s), strategy %s, seed %lu\n", S->sp.d, strategy_name(o->strategy), o->seed);
@@ -49,16 +55,43 @@ void search_print_plan(const struct search *S, FILE *f)
 	for (i = 0; i < o->nwl; i++)
 		fprintf(f, " %s[%s %s]", o->wl[i].spec, o->wl[i].metric, o->wl[i].maximize ? "max" : "min");
 	fprintf(f, "\n");
-	if (o->time_budget > 0)
-		fprintf(f, "budget: %s, at most %d trials\n", fmt_duration(o->time_budget, a, sizeof(a)), o->trials);
-	fprintf(f,
-		"plan: %d trials (the first is the original settings) + %d baseline runs + up to %d repeat runs + up "
-		"to %d race runs + %d "
-		"confirmation runs before the first look (up to %d while a finalist is undecided) = at most %d "
-		"measurements of %d workload "
-		"run(s) each\n",
-		o->trials, baselines, (o->trials - 1) * o->repeats, race_runs(o), confirm_runs, confirm_max,
-		o->trials + baselines + (o->trials - 1) * o->repeats + race_runs(o) + confirm_max, o->nwl);
+	{
+		/* new bests in a random order of n trials: about ln n + 0.58 (the harmonic number) */
+		int n = o->trials - 1, base = 1 + (n + o->baseline_every - 1) / o->baseline_every + 1;
+		int reps = n > 0 ? (int)lround(o->repeats * (log(n) + 0.5772)) : 0;
+		int first_look = o->confirm_rounds * (1 + o->finalists),
+		    most = o->confirm_max_rounds * (1 + o->finalists);
+		int walk = ablate_runs(S);
+
+		if (o->time_budget > 0)
+			fprintf(f,
+				"plan: %s in all: trials until what is left is what the rest usually takes, or half; "
+				"then %d race runs, %d confirmation runs "
+				"to the first look (up to %d while a finalist is undecided and the time allows)%s%s%s; "
+				"each measurement runs %d workload(s)\n",
+				fmt_duration(o->time_budget, a, sizeof(a)), race_runs(o), first_look, most,
+				walk ? ", and the walk back to the smallest change in the time left, at least " : "",
+				walk ? fmt_duration(ABLATE_BUDGET_SHARE * o->time_budget, b, sizeof(b)) : "",
+				walk ? " (a fifth)" : "", o->nwl);
+		else
+			fprintf(
+			    f,
+			    "plan: about %d measurements: %d trials (the first is the original settings), %d baseline "
+			    "runs, about %d repeats of new bests, %d race runs, %d confirmation runs to the first "
+			    "look (up to %d while a finalist is undecided), about %d to walk back to the smallest "
+			    "change and confirm it; each measurement runs %d workload(s)\n",
+			    o->trials + base + reps + race_runs(o) + first_look + walk, o->trials, base, reps,
+			    race_runs(o), first_look, most, walk, o->nwl);
+		(void)b;
+	}
+	if (o->nguard) {
+		fprintf(f, "guards:");
+		for (i = 0; i < o->nguard; i++)
+			fprintf(f, "%s %s%s", i ? "," : "", o->guard[i].text, o->guard[i].dflt ? " (default)" : "");
+		fprintf(f, "; a candidate breaking one is not recommended\n");
+	} else {
+		fprintf(f, "guards: none (--guard none)\n");
+	}
 	fprintf(f, "objective: %s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire; i++)
 		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
@@ -92,7 +125,7 @@ static void dry_run_estimate(const struct search *S)
 {
 	const struct search_opts *o = S->o;
 	int runs = o->trials + 1 + (o->trials - 1 + o->baseline_every - 1) / o->baseline_every + 1 + race_runs(o) +
-		   o->confirm_rounds * (1 + o->finalists);
+		   o->confirm_rounds * (1 + o->finalists) + ablate_runs(S);
 	double per = 0;
 	struct store *db;
 	char a[32];
@@ -118,20 +151,53 @@ static void dry_run_estimate(const struct search *S)
 	       o->time_budget > 0 ? "; the --time budget caps it" : "");
 }
 
+/* The knobs of vals that differ from the original, short names, in at most width
+ * columns: "page-cluster=6 swappiness=140 +3 more" */
+static const char *changes_text(const struct space *sp, const long *vals, size_t width, char *buf, size_t size)
+{
+	size_t n = 0;
+	int i, shown = 0, changed = 0;
+	char v[64], item[128];
+
+	buf[0] = '\0';
+	for (i = 0; i < sp->d; i++)
+		changed += vals[i] != sp->dim[i].original;
+	if (!changed) {
+		snprintf(buf, size, "(original settings)");
+		return buf;
+	}
+	for (i = 0; i < sp->d; i++) {
+		size_t len, more;
+		if (vals[i] == sp->dim[i].original)
+			continue;
+		len = (size_t)snprintf(item, sizeof(item), "%s%s=%s", n ? " " : "", short_name(sp->dim[i].def->name),
+				       knob_format_value(sp->dim[i].def, vals[i], v, sizeof(v)));
+		more = changed - shown > 1 ? 9 : 0; /* room for " +N more" */
+		if (n + len + more > width || n + len >= size)
+			break;
+		memcpy(buf + n, item, len + 1);
+		n += len;
+		shown++;
+	}
+	if (shown < changed)
+		snprintf(buf + n, size - n, "%s+%d more", n ? " " : "", changed - shown);
+	return buf;
+}
+
 void search_progress(struct search *S, const struct obs *ob, const char *what)
 {
-	char desc[512], eta[32], val[32], val2[32], bar[32] = "";
+	char desc[512], eta[32], head[160], val2[32], bar[32] = "", tn[32];
 	const struct point *best;
-	double per = S->runs ? S->run_time_sum / S->runs : 0, left;
+	double per = S->runs ? S->run_time_sum / S->runs : 0, left, tail;
 	int b = best_point(S), i, filled;
+	size_t room;
 
 	if (S->o->quiet)
 		return;
-	left = per * (S->o->trials - S->trials_done) * (1 + 1.0 / S->o->baseline_every) * S->o->nwl +
-	       per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists)) * S->o->nwl;
+	tail = per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists) + ablate_runs(S)) * S->o->nwl;
+	left = per * (S->o->trials - S->trials_done) * (1 + 1.0 / S->o->baseline_every) * S->o->nwl + tail;
 	if (S->o->time_budget > 0 && left > S->o->time_budget - (vt_now() - S->t0))
-		left = fmax(0, S->o->time_budget - (vt_now() - S->t0)) +
-		       per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists));
+		left = fmax(0, S->o->time_budget - (vt_now() - S->t0));
 	best = b >= 0 ? &S->points[b] : NULL;
 	if (progress_inplace() && !S->o->echo) {
 		filled = S->o->trials ? 20 * S->trials_done / S->o->trials : 0;
@@ -142,12 +208,15 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 		bar[22] = ' ';
 		bar[23] = '\0';
 	}
-	progress(!S->o->echo, "%strial %d%s%-4s %-9s %s: %s %s, ratio %.3f, best %.3f, ETA %s", bar, S->trials_done,
-		 S->o->time_budget > 0 ? "" : "/",
-		 S->o->time_budget > 0 ? "" : (snprintf(val, sizeof(val), "%d", S->o->trials), val), what,
-		 space_describe(&S->sp, S->points[ob->point].vals, false, desc, sizeof(desc)), S->o->wl[0].metric,
+	snprintf(tn, sizeof(tn), S->o->time_budget > 0 ? "%d" : "%d/%d", S->trials_done, S->o->trials);
+	snprintf(head, sizeof(head), "%strial %-5s %-9s %s %-7s ratio %.3f, best %.3f, ETA %-5s ", bar, tn, what,
+		 S->o->wl[0].metric,
 		 ob->failed ? "failed" : (snprintf(val2, sizeof(val2), "%.4g", ob->metric[0]), val2), ob->score,
 		 best ? exp(best->mean_log) : 1.0, fmt_duration(left, eta, sizeof(eta)));
+	/* one line at 80 columns where it fits; -v shows every knob */
+	room = strlen(head) < 80 - 28 ? 80 - strlen(head) : 28; /* at least a knob or two */
+	changes_text(&S->sp, S->points[ob->point].vals, S->o->wide ? sizeof(desc) : room, desc, sizeof(desc));
+	progress(!S->o->echo, "%s%s", head, desc);
 }
 
 /* Throughput and interactivity of the original and the recommended settings, from
@@ -228,24 +297,167 @@ static void tradeoff(const struct search *S)
 	}
 }
 
-void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c)
+/* "+12.3% (+5.1 .. +19.9%)" of a JSON object's share fields, or "" */
+static const char *share_text(json_object *x, char *buf, size_t size)
+{
+	json_object *p, *lo, *hi;
+
+	buf[0] = '\0';
+	if (x && json_object_object_get_ex(x, "share_pct", &p) && json_object_object_get_ex(x, "share_lo", &lo) &&
+	    json_object_object_get_ex(x, "share_hi", &hi) && json_object_is_type(p, json_type_double) &&
+	    isfinite(json_object_get_double(p))) {
+		if (isfinite(json_object_get_double(lo)) && isfinite(json_object_get_double(hi)))
+			snprintf(buf, size, "%+.1f%% (%+.1f .. %+.1f%%)", json_object_get_double(p),
+				 json_object_get_double(lo), json_object_get_double(hi));
+		else
+			snprintf(buf, size, "%+.1f%% (no interval)", json_object_get_double(p));
+	}
+	return buf;
+}
+
+static const char *jstr(json_object *o, const char *key, char *buf, size_t size)
+{
+	json_object *x;
+
+	buf[0] = '\0';
+	if (o && json_object_object_get_ex(o, key, &x) && json_object_is_type(x, json_type_string))
+		text_safe(json_object_get_string(x), buf, size);
+	return buf;
+}
+
+void search_print_knobs(const struct space *sp, const long *rec, const struct sens *sens, json_object *abl, bool ranges)
+{
+	json_object *knobs = NULL, *x;
+	char a[64], b[64], sh[96], st[64], how[96];
+	int i, unchanged = 0, nput = 0, none_found_in = 0;
+
+	if (abl)
+		json_object_object_get_ex(abl, "knobs", &knobs);
+	printf("\n%-28s %-10s %-11s %-31s %s\n", "CHANGED KNOB", "ORIGINAL", "RECOMMENDED", "PUTTING IT BACK COSTS",
+	       "SENSITIVITY");
+	for (i = 0; i < sp->d; i++) {
+		const struct space_dim *dm = &sp->dim[i];
+		if (rec[i] == dm->original)
+			continue;
+		x = knobs && json_object_object_get_ex(knobs, dm->def->name, &x) ? x : NULL;
+		share_text(x, sh, sizeof(sh));
+		if (!sh[0])
+			snprintf(sh, sizeof(sh), "%s", abl ? jstr(x, "share", how, sizeof(how)) : "not measured");
+		if (!sh[0])
+			snprintf(sh, sizeof(sh), "-");
+		sens_format(&sens[i], st, sizeof(st));
+		/* the note below is for a knob the walk measured; one the budget kept says why */
+		none_found_in += !sens_found(&sens[i]) && x && json_object_object_get_ex(x, "share_pct", NULL);
+		printf("%-28s %-10s %-11s %-31s %s\n", dm->def->name,
+		       knob_format_value(dm->def, dm->original, a, sizeof(a)),
+		       knob_format_value(dm->def, rec[i], b, sizeof(b)), sh, st);
+		if (ranges) {
+			char lo[64], hi[64];
+			printf("%-28s (searched %s..%s)\n", "", knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+			       knob_format_value(dm->def, dm->hi, hi, sizeof(hi)));
+		}
+	}
+	for (i = 0; i < sp->d; i++) {
+		const struct space_dim *dm = &sp->dim[i];
+		if (rec[i] != dm->original)
+			continue;
+		x = knobs && json_object_object_get_ex(knobs, dm->def->name, &x) ? x : NULL;
+		if (!x) {
+			unchanged++;
+			continue;
+		}
+		if (!nput++)
+			printf("put back to the original by the walk back (what putting it back cost):\n");
+		printf("  %-26s %s -> %s: %s%s%s\n", dm->def->name, jstr(x, "confirmed", a, sizeof(a)),
+		       knob_format_value(dm->def, dm->original, b, sizeof(b)), jstr(x, "share", how, sizeof(how)),
+		       share_text(x, sh, sizeof(sh))[0] ? ", " : "", sh);
+	}
+	if (unchanged && ranges) {
+		printf("searched, and left as the machine has them:\n");
+		for (i = 0; i < sp->d; i++) {
+			const struct space_dim *dm = &sp->dim[i];
+			char lo[64], hi[64], r[140];
+			if (rec[i] != dm->original || (knobs && json_object_object_get_ex(knobs, dm->def->name, &x)))
+				continue;
+			snprintf(r, sizeof(r), "%s..%s", knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
+				 knob_format_value(dm->def, dm->hi, hi, sizeof(hi)));
+			printf("  %-26s %-10s %-16s sensitivity %s\n", dm->def->name,
+			       knob_format_value(dm->def, dm->original, a, sizeof(a)), r,
+			       sens_format(&sens[i], st, sizeof(st)));
+		}
+	} else if (unchanged) {
+		printf("%d other knob(s) searched stay as the machine has them\n", unchanged);
+	}
+	printf("(putting it back costs: the paired change of the cost when the knob alone goes back to its original\n"
+	       " value, measured by the walk back; the whole gain for the last change standing. sensitivity: the\n"
+	       " change of the score between the knob's worst and best value by a least-squares fit of its main\n"
+	       " effect to the runs measured, 95%% band; none found: the band reaches no change)\n");
+	if (none_found_in)
+		printf(
+		    "(where the sensitivity found none but the knob is in: the walk back measured what putting it\n"
+		    " back costs directly, in paired rounds; that measurement, not the fit over the whole search, is\n"
+		    " the evidence for it)\n");
+}
+
+void search_print_guards(json_object *guards, const char *who)
+{
+	json_object_iter it;
+	bool any = false;
+
+	if (!guards)
+		return;
+	json_object_object_foreachC(guards, it)
+	{
+		json_object *x = it.val, *v;
+		char name[32], unit[16], lim[64], a[32], b[32];
+		double base = NAN, cand = NAN, ch = NAN, lo = NAN, hi = NAN;
+		bool broken = false;
+		int pairs = 0;
+
+		text_safe(it.key, name, sizeof(name));
+		jstr(x, "unit", unit, sizeof(unit));
+		jstr(x, "limit", lim, sizeof(lim));
+		if (json_object_object_get_ex(x, "original", &v))
+			base = json_object_get_double(v);
+		if (json_object_object_get_ex(x, "recommended", &v))
+			cand = json_object_get_double(v);
+		if (json_object_object_get_ex(x, "change_pct", &v))
+			ch = json_object_get_double(v);
+		if (json_object_object_get_ex(x, "ci95_pct_lo", &v))
+			lo = json_object_get_double(v);
+		if (json_object_object_get_ex(x, "ci95_pct_hi", &v))
+			hi = json_object_get_double(v);
+		if (json_object_object_get_ex(x, "broken", &v))
+			broken = json_object_get_boolean(v);
+		if (json_object_object_get_ex(x, "pairs", &v))
+			pairs = json_object_get_int(v);
+		if (!any)
+			printf("\nguards (%s against the original, paired over %d rounds, 95%% CI):\n", who, pairs);
+		any = true;
+		if (strcmp(name, "played") == 0) {
+			snprintf(a, sizeof(a), "%.1f%%", 100 * base);
+			snprintf(b, sizeof(b), "%.1f%%", 100 * cand);
+		} else {
+			snprintf(a, sizeof(a), "%.4g%s%s", base, unit[0] ? " " : "", unit);
+			snprintf(b, sizeof(b), "%.4g%s%s", cand, unit[0] ? " " : "", unit);
+		}
+		printf("  %-10s %12s -> %-12s %+7.1f%% (%+.1f .. %+.1f%%)%s%s%s\n", name, a, b, ch, lo, hi,
+		       lim[0] ? "  limit " : "", lim, lim[0] ? (broken ? ": BROKEN" : ": kept") : "");
+	}
+}
+
+void search_report(struct search *S, const long *rec, const struct confirm *best_c, int nc, const struct confirm *c,
+		   const struct ablation *A)
 {
 	struct sens sens[SPACE_MAX];
-	char a[64], b[64];
+	char b[64];
 	int i;
+	json_object *abl = A && A->from >= 0 && best_c ? ablation_json(S, A, rec, best_c) : NULL;
 
 	progress_clear();
 	sensitivity(S, sens);
-	printf("\n%-30s %-12s %-12s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "SENSITIVITY");
-	for (i = 0; i < S->sp.d; i++) {
-		const struct space_dim *dm = &S->sp.dim[i];
-		char s[64];
-		printf("%-30s %-12s %-12s %s\n", dm->def->name, knob_format_value(dm->def, dm->original, a, sizeof(a)),
-		       knob_format_value(dm->def, rec[i], b, sizeof(b)), sens_format(&sens[i], s, sizeof(s)));
-	}
-	printf("(sensitivity: the change of the score between the knob's worst and best value, by a least-squares\n"
-	       " fit of each knob's main effect to the runs measured, with its 95%% band; none found: the band\n"
-	       " reaches no change)\n\n");
+	search_print_knobs(&S->sp, rec, sens, abl, false);
+	printf("\n");
 	for (i = 0; i < nc; i++) {
 		static const char *const said[] = {
 			[CD_UNDECIDED] = "undecided when the budget ended",
@@ -289,6 +501,45 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 			printf("warning: before %d run(s) the CPU still ran over 5%% slow after 30 s; they went on\n",
 			       sc->not_steady);
 	}
+	if (A && A->ran) {
+		int kept = 0, untested = 0;
+		for (i = 0; i < A->nsteps; i++) {
+			kept += A->step[i].outcome == AB_KEPT;
+			untested += A->step[i].outcome == AB_STOPPED;
+		}
+		printf("walk back: %d change(s) of the confirmed setting in %d step(s), each at %.2g%% (5%% over at "
+		       "most %d steps); %s\n",
+		       A->ngroups, A->nsteps, 100 * A->step_alpha, A->max_steps,
+		       A->to == A->from && untested == A->nsteps
+			   ? "the budget ended it before its first step: every change stays, untested alone"
+		       : A->to == A->from && untested ? "every change stays, some untested alone for the budget"
+		       : A->to == A->from	      ? "every change stays"
+		       : A->final_holds ? "the smallest change was confirmed against the original on its own rounds"
+					: A->why);
+		if (A->final_tested && isfinite(A->final.change_pct))
+			printf("smallest change against the original: cost %+.1f%% (interval %+.1f%% .. %+.1f%%, %d "
+			       "paired rounds)%s\n",
+			       A->final.change_pct, A->final.ci_lo, A->final.ci_hi, A->final.pairs,
+			       A->final_holds ? "" : ": not recommended; the confirmed setting is, whole");
+		(void)kept;
+	}
+	for (i = 0; i < nc; i++)
+		if (c[i].guard_broken) {
+			char d[512];
+			printf("finalist %s is shown better but breaks a guard:",
+			       space_describe(&S->sp, S->points[c[i].point].vals, false, d, sizeof(d)));
+			for (int k = 0; k < GUARD_NWHAT; k++)
+				if (c[i].guards[k].broken)
+					printf(" %s %+.1f%% (limit %s)", guard_name((enum guard_what)k),
+					       100 * c[i].guards[k].change, S->o->guard[c[i].guards[k].limit].text);
+			printf("; not recommended\n");
+		}
+	if (best_c) {
+		json_object *g = guards_json(S, best_c);
+		search_print_guards(g, "recommended");
+		json_object_put(g);
+	}
+	json_object_put(abl);
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
 	if (best_c) {
@@ -299,7 +550,7 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		       best_c->ci_lo, best_c->ci_hi);
 	} else {
 		printf("\nnothing beat the original settings significantly: keep them "
-		       "(the profile records the original values)\n");
+		       "(the profile changes nothing: the machine keeps its own values)\n");
 	}
 }
 

@@ -161,8 +161,8 @@ static int resume_trial(void *arg, long trial_id, int seq, const char *kind, con
 		S->next_seq = seq + 1;
 	if (nmetrics < S->o->nwl)
 		return 0; /* cut short by a crash: measured again */
-	if (k == TK_UNKNOWN || k == TK_CONFIRM_BASELINE || k == TK_CONFIRM)
-		return 0; /* an unfinished confirmation is done again */
+	if (k == TK_UNKNOWN || k == TK_CONFIRM_BASELINE || k == TK_CONFIRM || k == TK_ABLATE)
+		return 0; /* an unfinished confirmation (or walk back) is done again */
 	if (settings_parse(settings, &S->sp, vals, present, why, sizeof(why)) < 0)
 		return error("run %ld: trial %ld has damaged settings", S->o->resume, trial_id);
 	for (i = 0; i < S->sp.d; i++) {

@@ -2,16 +2,19 @@
  * level of the original settings around it (their baseline runs smoothed by a fitted
  * drift model, drift.h: slow drift of the machine cancels, noise is averaged out), a
  * mix's weighted geometric mean, the objective's two sides, and the points (distinct
- * settings) with their mean log cost. Also the names of
+ * settings) with their mean log cost; the probe's side counts lateness in its
+ * periods (inter_value). Also the names of
  * strategies and objectives and the --require conditions. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wordexp.h>
 
 #include "drift.h"
 #include "search-int.h"
+#include "size.h"
 #include "vmtune.h"
 
 const char *objective_name(enum objective o)
@@ -81,9 +84,69 @@ int add_point(struct search *S, const long *vals)
 	return S->npoints++;
 }
 
-static double side(const struct obs *ob, int w, bool inter)
+/* The interactive side: the probe's p99 lateness, but never less than one period of
+ * the probe. sputter's lateness is how long after the end of its period a period's
+ * chunk was ready; it plays by the period, and a chunk late by less than one is made
+ * up in the next without the player falling behind (and cannot underrun a buffer of
+ * two periods or more). Lateness under a period is timer and scheduler jitter, not
+ * something the settings did; and as a ratio against an on-time original (0 ms) it is
+ * unbounded: with the 1 ms added before, a millisecond of jitter read as a halving or
+ * a doubling, and a candidate 10% worse on the metric scored 0.67, "better", under
+ * balanced. Floored at the period, sub-period lateness is no signal (a ratio of 1),
+ * and above it lateness counts in periods: 30 ms late with 10 ms periods costs three
+ * times being on time. (Adding the playback buffer instead, p99 + buffer, was the
+ * other scale that means something; but it still lets sub-period jitter move the
+ * score, and a 100 ms buffer hides a tripling from 10 to 30 ms under 20%. The
+ * buffer's own question, underruns, is the probe's played share, which --require
+ * played>=X holds.) The period is the probe spec's -p; a probe that is not sputter,
+ * or names none, has sputter's default, 10 ms. */
+#define PROBE_PERIOD_DEFAULT_MS 10.0
+
+static double probe_period_ms(const struct search *S)
 {
-	return inter ? ob->inter[w] : ob->metric[w];
+	static char spec[1024];
+	static double ms = PROBE_PERIOD_DEFAULT_MS;
+	const char *p = S->o->probe;
+	wordexp_t we;
+	size_t i;
+
+	if (!p)
+		return PROBE_PERIOD_DEFAULT_MS;
+	if (spec[0] && strcmp(p, spec) == 0)
+		return ms;
+	snprintf(spec, sizeof(spec), "%s", p);
+	ms = PROBE_PERIOD_DEFAULT_MS;
+	if (strncmp(p, "exec:", 5) == 0 || wordexp(p, &we, WRDE_NOCMD) != 0)
+		return ms;
+	for (i = 1; we.we_wordc && strcmp(we.we_wordv[0], "sputter") == 0 && i < we.we_wordc; i++) {
+		const char *a = we.we_wordv[i], *arg = NULL;
+		char why[128];
+		double v;
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] == 'p')
+			arg = a[2] ? a + 2 : i + 1 < we.we_wordc ? we.we_wordv[++i] : NULL;
+		else if (strchr("Bsd", a[1]) && !a[2])
+			i++; /* an option's argument */
+		if (arg && parse_duration(arg, &v, why, sizeof(why)) == 0 && v > 0)
+			ms = 1e3 * v;
+	}
+	wordfree(&we);
+	return ms;
+}
+
+/* A run's interactive side as the score uses it, from the lateness as held (+1 ms) */
+static double inter_value(const struct search *S, double held)
+{
+	return isfinite(held) ? fmax(held - 1, probe_period_ms(S)) : held;
+}
+
+static double side(const struct search *S, const struct obs *ob, int w, bool inter)
+{
+	return inter ? inter_value(S, ob->inter[w]) : ob->metric[w];
 }
 
 static bool is_baseline(const struct obs *ob)
@@ -108,7 +171,7 @@ static int gather(const struct search *S, int w, bool inter, double *t, double *
 
 	for (j = 0; j < S->nobs; j++)
 		if (is_baseline(&S->obs[j])) {
-			double v = side(&S->obs[j], w, inter);
+			double v = side(S, &S->obs[j], w, inter);
 			if (raw)
 				raw[j] = v;
 			if (!(isfinite(v) && v > 0))
@@ -177,7 +240,8 @@ static double cost_ratio(const struct search_workload *wl, double metric, double
 }
 
 /* The cost of one measurement against baselines bt (throughput) and bi (the
- * probe): each side a weighted geometric mean over the mix, then combined as the
+ * probe, on inter_value's scale; a yardstick under a period counts as one, like a
+ * run): each side a weighted geometric mean over the mix, then combined as the
  * objective asks. *t and *i get the two sides (log), for the trade-off. */
 double obs_cost(const struct search *S, const struct obs *ob, const double *bt, const double *bi, double *t, double *i)
 {
@@ -189,7 +253,7 @@ double obs_cost(const struct search *S, const struct obs *ob, const double *bt, 
 		double wt = S->o->wl[w].weight;
 		lt += wt * log(cost_ratio(&S->o->wl[w], ob->metric[w], bt[w]));
 		if (isfinite(ob->inter[w]) && isfinite(bi[w]) && bi[w] > 0)
-			li += wt * log(ob->inter[w] / bi[w]);
+			li += wt * log(inter_value(S, ob->inter[w]) / fmax(bi[w], probe_period_ms(S)));
 		else
 			have_i = false;
 		wsum += wt;

@@ -222,6 +222,9 @@ static void load_result(struct run_view *v)
 	int i;
 
 	v->rec_point = -1;
+	if (j && json_object_object_get_ex(j, "recheck_of", &x) && json_object_is_type(x, json_type_string) &&
+	    strlen(json_object_get_string(x)) == 32 && strspn(json_object_get_string(x), "0123456789abcdef") == 32)
+		snprintf(v->recheck_of, sizeof(v->recheck_of), "%s", json_object_get_string(x));
 	if (j && json_object_object_get_ex(j, "recommended", &x)) {
 		const char *s = json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN);
 		bool all = settings_parse(s, &v->S.sp, v->rec, present, why, sizeof(why)) == 0;
@@ -240,6 +243,11 @@ static void load_result(struct run_view *v)
 				v->ci_hi = json_object_get_double(x);
 			if (json_object_object_get_ex(j, "profile", &x) && json_object_is_type(x, json_type_string))
 				copy_text(v->profile, sizeof(v->profile), json_object_get_string(x));
+			/* kept as stored: every string in them is escaped where it is printed */
+			if (json_object_object_get_ex(j, "ablation", &x) && json_object_is_type(x, json_type_object))
+				v->ablation = json_object_get(x);
+			if (json_object_object_get_ex(j, "guards", &x) && json_object_is_type(x, json_type_object))
+				v->guards = json_object_get(x);
 		}
 	}
 	json_object_put(j);
@@ -248,6 +256,48 @@ static void load_result(struct run_view *v)
 		memcpy(v->rec, v->S.points[b >= 0 ? b : 0].vals, sizeof(long) * (size_t)v->S.sp.d);
 		v->rec_point = b >= 0 ? b : 0;
 	}
+}
+
+static double jnum(json_object *o, const char *key)
+{
+	json_object *x;
+
+	return o && json_object_object_get_ex(o, key, &x) &&
+		       (json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int))
+		   ? json_object_get_double(x)
+		   : NAN;
+}
+
+/* A stored run that is a re-check of this one (its result's recheck_of is our uuid).
+ * Runs come newest first; kept oldest first. The texts are checked: a verdict is one
+ * of three words, a time is printed escaped. */
+static int find_recheck(void *arg, const struct store_run *r)
+{
+	struct run_view *v = arg;
+	json_object *j = r->result ? json_tokener_parse(r->result) : NULL, *x;
+	struct recheck *rc;
+	const char *vd;
+
+	if (!j || !json_object_object_get_ex(j, "recheck_of", &x) || !json_object_is_type(x, json_type_string) ||
+	    strcmp(json_object_get_string(x), v->uuid) != 0 || !json_object_object_get_ex(j, "verdict", &x) ||
+	    !json_object_is_type(x, json_type_string) ||
+	    (strcmp(vd = json_object_get_string(x), "holds") && strcmp(vd, "smaller") && strcmp(vd, "gone")) ||
+	    v->nrecheck >= (int)(sizeof(v->recheck) / sizeof(v->recheck[0]))) {
+		json_object_put(j);
+		return 0;
+	}
+	memmove(&v->recheck[1], &v->recheck[0], sizeof(v->recheck[0]) * (size_t)v->nrecheck);
+	rc = &v->recheck[0];
+	v->nrecheck++;
+	text_safe(r->finished ? r->finished : r->started, rc->when, sizeof(rc->when));
+	snprintf(rc->verdict, sizeof(rc->verdict), "%s", vd);
+	rc->change = jnum(j, "change_pct");
+	rc->lo = jnum(j, "ci_pct_lo");
+	rc->hi = jnum(j, "ci_pct_hi");
+	rc->claimed = jnum(j, "claimed_pct");
+	rc->pairs = (int)jnum(j, "pairs");
+	json_object_put(j);
+	return 0;
 }
 
 static int pick_latest(void *arg, const struct store_run *r)
@@ -315,6 +365,8 @@ int run_view_open(struct run_view **vp, const char *db, const char *which)
 	v->S.run_id = v->id;
 	if (store_trials_each(st, v->id, load_trial, v) < 0 || store_measurements_each(st, v->id, load_meas, v) < 0)
 		goto fail;
+	if (v->uuid[0] && store_runs_info(st, 0, find_recheck, v) < 0)
+		goto fail;
 	store_close(st);
 	rescore(&v->S);
 	load_result(v);
@@ -335,6 +387,8 @@ void run_view_close(struct run_view *v)
 		free(v->m[i].ser);
 	free(v->m);
 	free(v->result);
+	json_object_put(v->ablation);
+	json_object_put(v->guards);
 	free(v->S.obs);
 	free(v->S.points);
 	free(v);
@@ -482,7 +536,7 @@ static json_object *drift_json(const struct run_view *v)
 void run_view_print(const struct run_view *v)
 {
 	const struct search *S = &v->S;
-	char buf[1200], a[64], b[64], lo[64], hi[64];
+	char buf[1200], a[64];
 	int i, failed = 0, meas = 0;
 
 	for (i = 0; i < S->nobs; i++)
@@ -508,20 +562,8 @@ void run_view_print(const struct run_view *v)
 	       S->nobs, meas, failed);
 	for (i = 0; i < v->o.nwl; i++)
 		print_drift(v, i);
-	printf("\n%-30s %-12s %-12s %-16s %s\n", "KNOB", "ORIGINAL", "RECOMMENDED", "RANGE", "SENSITIVITY");
-	for (i = 0; i < S->sp.d; i++) {
-		const struct space_dim *dm = &S->sp.dim[i];
-		char s[64], r[140];
-		sens_format(&v->sens[i], s, sizeof(s));
-		snprintf(r, sizeof(r), "%s..%s", knob_format_value(dm->def, dm->lo, lo, sizeof(lo)),
-			 knob_format_value(dm->def, dm->hi, hi, sizeof(hi)));
-		printf("%-30s %-12s %-12s %-16s %s\n", dm->def->name,
-		       knob_format_value(dm->def, dm->original, a, sizeof(a)),
-		       knob_format_value(dm->def, v->rec[i], b, sizeof(b)), r, s);
-	}
-	printf("(sensitivity: the change of the score between the knob's worst and best value, by a least-squares\n"
-	       " fit of each knob's main effect to the runs measured, with its 95%% band; none found: the band\n"
-	       " reaches no change)\n\n");
+	search_print_knobs(&S->sp, v->rec, v->sens, v->ablation, true);
+	printf("\n");
 	if (!v->has_result)
 		printf("decision: none: the run is %s; the recommended column is the best so far, not confirmed\n",
 		       v->status);
@@ -531,13 +573,39 @@ void run_view_print(const struct run_view *v)
 		       v->change_pct, v->ci_lo, v->ci_hi);
 	else
 		printf("decision: nothing beat the original settings significantly: keep them\n");
+	if (v->ablation) {
+		json_object *x;
+		char why[256];
+		if (json_object_object_get_ex(v->ablation, "why", &x) && json_object_is_type(x, json_type_string))
+			printf("the confirmed setting is recommended whole: %s\n",
+			       text_safe(json_object_get_string(x), why, sizeof(why)));
+	}
+	search_print_guards(v->guards, "recommended");
 	if (v->profile[0])
 		printf("profile: %s\n", v->profile);
+	if (v->recheck_of[0])
+		printf("this run is a re-check (verify --measure) of run %s\n", v->recheck_of);
+	for (i = 0; i < v->nrecheck; i++) {
+		const struct recheck *r = &v->recheck[i];
+		if (!i)
+			printf("re-checks (verify --measure), oldest first:\n");
+		printf("  %s: the gain %s: %+.1f%% (%+.1f%% .. %+.1f%%, %d paired rounds; claimed %+.1f%%)\n", r->when,
+		       r->verdict, r->change, r->lo, r->hi, r->pairs, r->claimed);
+	}
 	for (i = 0; i < v->o.nwl; i++) {
 		print_block(v, 0, i);
 		if (v->rec_point > 0)
 			print_block(v, 1, i);
 	}
+}
+
+static int changed_knobs(const struct run_view *v)
+{
+	int n = 0;
+
+	for (int i = 0; i < v->S.sp.d; i++)
+		n += v->rec[i] != v->S.sp.dim[i].original;
+	return n;
 }
 
 json_object *run_view_json(const struct run_view *v)
@@ -579,6 +647,20 @@ json_object *run_view_json(const struct run_view *v)
 		json_object_object_add(x, "sensitivity_hi_pct", json_number(v->sens[i].hi));
 		if (isfinite(v->sens[i].pct))
 			json_object_object_add(x, "effect_found", json_object_new_boolean(sens_found(&v->sens[i])));
+		{
+			json_object *kn, *e;
+			if (v->ablation && json_object_object_get_ex(v->ablation, "knobs", &kn) &&
+			    json_object_object_get_ex(kn, dm->def->name, &e) &&
+			    json_object_is_type(e, json_type_object)) {
+				json_object *y;
+				static const char *const keys[] = { "share_pct", "share_lo", "share_hi" };
+				for (int q = 0; q < 3; q++)
+					json_object_object_add(x, keys[q],
+							       json_number(json_object_object_get_ex(e, keys[q], &y)
+									       ? json_object_get_double(y)
+									       : NAN));
+			}
+		}
 		json_object_array_add(k, x);
 	}
 	json_object_object_add(o, "knobs", k);
@@ -587,6 +669,11 @@ json_object *run_view_json(const struct run_view *v)
 	json_object_object_add(o, "change_pct", json_number(v->has_result ? v->change_pct : NAN));
 	json_object_object_add(o, "ci95_pct_lo", json_number(v->has_result ? v->ci_lo : NAN));
 	json_object_object_add(o, "ci95_pct_hi", json_number(v->has_result ? v->ci_hi : NAN));
+	json_object_object_add(o, "changed", json_object_new_int(changed_knobs(v)));
+	json_object_object_add(o, "ablation",
+			       v->ablation ? json_tokener_parse(json_object_to_json_string(v->ablation)) : NULL);
+	json_object_object_add(o, "guards",
+			       v->guards ? json_tokener_parse(json_object_to_json_string(v->guards)) : NULL);
 	return o;
 }
 
@@ -625,6 +712,10 @@ static int list_one(void *arg, const struct store_run *r)
 		} else {
 			snprintf(dec, sizeof(dec), "kept the original");
 		}
+	} else if (res && json_object_object_get_ex(res, "verdict", &x) && json_object_is_type(x, json_type_string)) {
+		const char *vd = json_object_get_string(x);
+		if (!strcmp(vd, "holds") || !strcmp(vd, "smaller") || !strcmp(vd, "gone"))
+			snprintf(dec, sizeof(dec), "re-check: %s", vd);
 	}
 	if (L->json) {
 		json_object *o = json_object_new_object();

@@ -12,6 +12,8 @@
 
 #include "text.h"
 #include "journal.h"
+#include "machine.h"
+#include "profile.h"
 #include "knob.h"
 #include "search-int.h"
 #include "settings.h"
@@ -100,15 +102,29 @@ static void settle_setup(struct search *S)
 					  .nwarm = n };
 }
 
+int ablate_runs(const struct search *S)
+{
+	int steps = S->sp.d < ABLATE_PLAN_STEPS ? S->sp.d : ABLATE_PLAN_STEPS;
+
+	/* the steps an ablation usually takes (a bulk step and a few single ones), each at
+	 * most --ablate-rounds rounds of two runs, and the first look of the smallest
+	 * change's confirmation */
+	return S->o->ablate_rounds > 0 && S->sp.d > 1 ? steps * 2 * S->o->ablate_rounds + 2 * S->o->confirm_rounds : 0;
+}
+
 double search_phase_time(const struct search *S)
 {
 	double per = S->runs ? S->run_time_sum / S->runs : 0, reserve;
 
-	/* keep time for the race and the whole confirmation (every round, every finalist,
-	 * every workload, with settling), but never more than half the budget: a search
-	 * that ends undecided has found nothing */
-	reserve = fmin(per * S->o->nwl * (race_runs(S->o) + S->o->confirm_max_rounds * (1 + S->o->finalists)),
+	/* keep time for the race, the whole confirmation (every round, every finalist,
+	 * every workload, with settling) and the walk back, but never more than half the
+	 * budget: a search that ends undecided has found nothing */
+	reserve = fmin(per * S->o->nwl *
+			   (race_runs(S->o) + S->o->confirm_max_rounds * (1 + S->o->finalists) + ablate_runs(S)),
 		       S->o->time_budget / 2);
+	/* and always the race and the confirmation's first look, which run whatever the
+	 * time: a budget too short for them is trials cut short, not --time overrun */
+	reserve = fmax(reserve, per * S->o->nwl * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists)));
 	return S->o->time_budget - reserve;
 }
 
@@ -168,14 +184,33 @@ static int search_loop(struct search *S)
 			return -1;
 		search_progress(S, &S->obs[S->nobs - 1], "baseline");
 	}
+	if (S->o->time_budget > 0 && !vt_interrupted && search_phase_time(S) < S->o->time_budget / 2)
+		warning("--time %.0fs is short for runs of %.1f s: the race and the confirmation's first look "
+			"take %.0f s of it, so the trials ended after %d",
+			S->o->time_budget, S->run_time_sum / S->runs, S->o->time_budget - search_phase_time(S),
+			S->trials_done);
 	return vt_interrupted ? -1 : 0;
+}
+
+/* The search could not go on: interrupted (the run is kept to --resume, exit 128 + the
+ * signal) or failed (EXIT_ENV). */
+static int stopped(struct search *S)
+{
+	if (!vt_interrupted) {
+		store_run_finish(S->db, S->run_id, "failed", NULL);
+		return EXIT_ENV;
+	}
+	store_run_finish(S->db, S->run_id, "interrupted", NULL);
+	search_report_interrupted(S);
+	return 128 + vt_interrupted;
 }
 
 int search_run(struct search_opts *o)
 {
 	struct search S;
 	struct confirm c[8];
-	const struct confirm *best_c = NULL;
+	const struct confirm *best_c = NULL, *claim = NULL;
+	static struct ablation A;
 	char out[PATH_MAX], knobs_buf[2048], specs[SEARCH_MAX_WORKLOADS][1024];
 	char *cfg = NULL, *mj;
 	struct machine m;
@@ -252,24 +287,27 @@ int search_run(struct search_opts *o)
 	}
 	S.t0 = vt_now();
 	if (search_loop(&S) < 0 || confirm(&S, c, &nc) < 0) {
-		if (!vt_interrupted) {
-			rc = EXIT_ENV;
-			store_run_finish(S.db, S.run_id, "failed", NULL);
-			goto out;
-		}
-		store_run_finish(S.db, S.run_id, "interrupted", NULL);
-		search_report_interrupted(&S);
-		rc = 128 + vt_interrupted;
+		rc = stopped(&S);
 		goto out;
 	}
+	/* the best finalist shown better that breaks no guard */
 	for (i = 0; i < nc; i++)
-		if (c[i].significant && (!best_c || c[i].change_pct < best_c->change_pct))
+		if (c[i].significant && !c[i].guard_broken && (!best_c || c[i].change_pct < best_c->change_pct))
 			best_c = &c[i];
-	memcpy(rec, best_c ? S.points[best_c->point].vals : S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
-	search_report(&S, rec, best_c, nc, c);
+	memset(&A, 0, sizeof(A));
+	A.from = A.to = -1;
+	if (best_c && ablate(&S, best_c, &A, rec) < 0) {
+		rc = stopped(&S);
+		goto out;
+	}
+	if (!best_c)
+		memcpy(rec, S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
+	/* the claim is the smallest change's when it holds, else the confirmed setting's */
+	claim = best_c && A.final_tested && A.final_holds ? &A.final : best_c;
+	search_report(&S, rec, claim, nc, c, &A);
 	/* the profile first: a run is done only once its profile is on disk, so a
 	 * crash in between leaves a run that --resume finishes */
-	if (search_write_profile(&S, out, rec, best_c ? best_c : (nc ? &c[0] : NULL)) < 0) {
+	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &c[0] : NULL), &A) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -277,11 +315,27 @@ int search_run(struct search_opts *o)
 		json_object *r = json_object_new_object();
 		char *sj = settings_json(&S.sp, rec);
 		json_object_object_add(r, "recommended", json_tokener_parse(sj));
-		json_object_object_add(r, "significant", json_object_new_boolean(best_c != NULL));
-		if (best_c) {
-			json_object_object_add(r, "change_pct", json_number(best_c->change_pct));
-			json_object_object_add(r, "ci95_pct_lo", json_number(best_c->ci_lo));
-			json_object_object_add(r, "ci95_pct_hi", json_number(best_c->ci_hi));
+		json_object_object_add(r, "significant", json_object_new_boolean(claim != NULL));
+		if (claim) {
+			json_object_object_add(r, "change_pct", json_number(claim->change_pct));
+			json_object_object_add(r, "ci95_pct_lo", json_number(claim->ci_lo));
+			json_object_object_add(r, "ci95_pct_hi", json_number(claim->ci_hi));
+			json_object_object_add(r, "guards", guards_json(&S, claim));
+		}
+		if (best_c)
+			json_object_object_add(r, "ablation", ablation_json(&S, &A, rec, claim));
+		{
+			json_object *rej = json_object_new_array();
+			for (i = 0; i < nc; i++)
+				if (c[i].guard_broken) {
+					char *fj = settings_json(&S.sp, S.points[c[i].point].vals);
+					json_object *x = json_object_new_object();
+					json_object_object_add(x, "settings", json_tokener_parse(fj));
+					json_object_object_add(x, "guards", guards_json(&S, &c[i]));
+					json_object_array_add(rej, x);
+					free(fj);
+				}
+			json_object_object_add(r, "guard_rejected", rej);
 		}
 		json_object_object_add(r, "trials", json_object_new_int(S.trials_done));
 		json_object_object_add(r, "profile", json_object_new_string(out));
@@ -314,6 +368,188 @@ int search_run(struct search_opts *o)
 		else if ((rc = settings_apply(set, n, true)) == 0)
 			search_say(&S, "--apply: applied (journalled; 'vmtune restore' puts the originals back)");
 	}
+out:
+	teardown(&S);
+	free(cfg);
+	return rc;
+}
+
+void search_opts_defaults(struct search_opts *o)
+{
+	*o = (struct search_opts){ .repeats = 1,
+				   .seed = 1,
+				   .timeout = 1800,
+				   .baseline_every = 3,
+				   .confirm_rounds = 5,
+				   .confirm_max_rounds = 25,
+				   .min_effect = 0.05,
+				   .settle = SETTLE_DEFAULT,
+				   .warmup = 1,
+				   .finalists = 2,
+				   .race_rounds = 2,
+				   .ablate_rounds = 20 };
+}
+
+int search_workload_init(struct search_workload *w, const char *spec, const char *metric, int maximize)
+{
+	const struct workload_info *wi;
+	char **args;
+
+	w->spec = workload_alias(spec);
+	if (workload_argv(w->spec, &args, w->name, sizeof(w->name)) < 0)
+		return EXIT_USAGE;
+	workload_argv_free(args);
+	wi = workload_find(w->name);
+	if (wi && metric) {
+		error("--metric is for exec: workloads; %s is scored by %s", w->name, wi->metric);
+		return EXIT_USAGE;
+	}
+	snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
+	w->maximize = wi ? wi->maximize : maximize == 1;
+	if (w->weight <= 0)
+		w->weight = 1;
+	return 0;
+}
+
+/* verify --measure: the profile's settings (point 1) against the original settings
+ * (point 0, as the machine has them now) in the confirmation's paired rounds, at the
+ * whole 5%. The verdict: holds (shown better, and today's interval reaches the
+ * profile's claimed change or beyond), smaller (shown better, but by less than it
+ * claims: the whole interval on the side of a smaller gain), gone (not shown better:
+ * shown not to gain --min-effect, shown worse, or undecided when the rounds ran out).
+ * Stored as a run whose result names the profile's run (recheck_of). */
+int search_recheck(struct search_opts *o)
+{
+	const struct profile *p = o->recheck;
+	struct search S;
+	struct confirm c;
+	struct machine m;
+	long vals[SPACE_MAX];
+	char *cfg = NULL, *mj, knobs[2048] = "";
+	const char *verdict;
+	double claimed = NAN;
+	int i, pt, rc = 0;
+
+	for (i = 0; i < p->nsettings; i++) {
+		size_t n = strlen(knobs);
+		snprintf(knobs + n, sizeof(knobs) - n, "%s%s", i ? "," : "", p->settings[i].def->name);
+	}
+	if (p->nsettings == 0) {
+		error("%s changes no setting: there is nothing to measure against the original settings",
+		      o->recheck_path);
+		return EXIT_USAGE;
+	}
+	o->knobs = knobs;
+	if ((rc = setup(&S, o)) != 0) {
+		teardown(&S);
+		return rc;
+	}
+	for (i = 0; i < S.sp.d; i++)
+		vals[i] = S.sp.dim[i].original;
+	for (i = 0; i < p->nsettings; i++) {
+		int d = space_find(&S.sp, p->settings[i].def);
+		if (d >= 0)
+			vals[d] = p->settings[i].value;
+	}
+	if ((pt = add_point(&S, vals)) == 0) {
+		printf("%s: the machine has the profile's settings already; put the originals back first (vmtune "
+		       "restore, or another value) to measure the difference\n",
+		       o->recheck_path);
+		teardown(&S);
+		return EXIT_USAGE;
+	}
+	if (p->evidence.present && isfinite(p->evidence.change_pct))
+		claimed = p->evidence.change_pct; /* in the metric's own direction */
+	if ((rc = session_begin()) != 0)
+		goto out;
+	if (swap_setup(&o->swapspec, S.swapfile, sizeof(S.swapfile)) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
+	settle_setup(&S);
+	for (i = 0; i < S.sp.d; i++) {
+		struct knob_state st;
+		knob_probe(S.sp.dim[i].def, &st);
+		if (journal_knob(&st, false) < 0) {
+			rc = EXIT_ENV;
+			goto out;
+		}
+	}
+	if (vt_state_dir_ensure() < 0 || store_open(&S.db, o->db) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
+	machine_read(&m);
+	mj = machine_json(&m);
+	cfg = search_config_json(&S);
+	S.run_id = store_run_begin(S.db, cfg, mj);
+	free(mj);
+	if (S.run_id < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
+	search_say(&S, "re-check %ld in %s: %s against the original settings, a look every %d rounds, at most %d",
+		   S.run_id, o->db, o->recheck_path, o->confirm_rounds, o->confirm_max_rounds);
+	S.t0 = vt_now();
+	S.trials_done = 1;
+	if (warm_up(&S) < 0 || confirm_one(&S, pt, SEARCH_ALPHA, &c) < 0) {
+		store_run_finish(S.db, S.run_id, vt_interrupted ? "interrupted" : "failed", NULL);
+		rc = vt_interrupted ? 128 + vt_interrupted : EXIT_ENV;
+		goto out;
+	}
+	{
+		/* today's change in the metric's own direction, as the profile says its claim */
+		bool max = S.o->nwl == 1 && S.o->wl[0].maximize;
+		double ch = max ? 100 * (1 / (1 + c.change_pct / 100) - 1) : c.change_pct;
+		double lo = max ? 100 * (1 / (1 + c.ci_hi / 100) - 1) : c.ci_lo;
+		double hi = max ? 100 * (1 / (1 + c.ci_lo / 100) - 1) : c.ci_hi;
+		bool smaller = isfinite(claimed) && (max ? hi < claimed : lo > claimed);
+		json_object *r = json_object_new_object();
+		char uuid[40] = "";
+
+		if (!c.significant)
+			verdict = "gone";
+		else
+			verdict = smaller ? "smaller" : "holds";
+		progress_clear();
+		printf("\n%s: the gain %s%s\n", o->recheck_path,
+		       !strcmp(verdict, "holds")     ? "holds"
+		       : !strcmp(verdict, "smaller") ? "is smaller than the profile claims"
+						     : "is gone",
+		       !strcmp(verdict, "gone")
+			   ? (c.decision == CD_SMALL	? ": shown not to gain the smallest change worth having"
+			      : c.decision == CD_WORSE	? ": the profile's settings are shown to cost more"
+			      : c.decision == CD_FAILED ? ": a run with the profile's settings failed"
+							: ": not shown better within the rounds")
+			   : "");
+		if (isfinite(ch))
+			printf("today: %s %+.1f%% (interval %+.1f%% .. %+.1f%% at %.4g%%, %d paired rounds)%s",
+			       S.o->wl[0].metric, ch, lo, hi, 100 * c.level, c.pairs, isfinite(claimed) ? "" : "\n");
+		if (isfinite(claimed))
+			printf("; the profile claims %+.1f%% (%+.1f%% .. %+.1f%%)\n", claimed, p->evidence.ci_lo,
+			       p->evidence.ci_hi);
+		{
+			json_object *g = guards_json(&S, &c);
+			search_print_guards(g, "the profile's settings");
+			json_object_object_add(r, "guards", g);
+		}
+		if (p->evidence.run[0])
+			snprintf(uuid, sizeof(uuid), "%s", p->evidence.run);
+		json_object_object_add(r, "recheck_of", uuid[0] ? json_object_new_string(uuid) : NULL);
+		json_object_object_add(r, "profile", json_object_new_string(o->recheck_path));
+		json_object_object_add(r, "verdict", json_object_new_string(verdict));
+		json_object_object_add(r, "change_pct", json_number(ch));
+		json_object_object_add(r, "ci_pct_lo", json_number(lo));
+		json_object_object_add(r, "ci_pct_hi", json_number(hi));
+		json_object_object_add(r, "level", json_number(c.level));
+		json_object_object_add(r, "pairs", json_object_new_int(c.pairs));
+		json_object_object_add(r, "claimed_pct", json_number(claimed));
+		store_run_finish(S.db, S.run_id, "done", json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN));
+		json_object_put(r);
+		rc = !strcmp(verdict, "holds") ? 0 : !strcmp(verdict, "smaller") ? EXIT_SMALLER : EXIT_CHECK;
+	}
+	if (journal_undo_transient() < 0)
+		rc = EXIT_ENV;
 out:
 	teardown(&S);
 	free(cfg);

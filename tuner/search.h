@@ -7,6 +7,8 @@
 
 #include "swap.h"
 
+struct profile;
+
 #define SEARCH_MAX_WORKLOADS 8
 #define CONFIRM_MAX_ROUNDS_OPT 1000
 
@@ -22,6 +24,29 @@ struct requirement {
 	double value;
 	char text[64];
 };
+
+/* Guards: what a change may cost besides the metric. Each is measured on every
+ * run (search-guard.c); a limit on one is relative ("footprint<=+10%": the paired
+ * change against the original settings in the confirmation's rounds) or absolute
+ * ("played>=0.99": the mean of the candidate's confirmation runs). */
+enum guard_what { GUARD_FOOTPRINT, GUARD_SWAPOUT, GUARD_MAJFLT, GUARD_PSI, GUARD_P99, GUARD_PLAYED, GUARD_NWHAT };
+#define SEARCH_MAX_GUARDS 8
+
+struct guard {
+	enum guard_what what;
+	bool relative;
+	int op;	      /* 'l' (<=) or 'g' (>=) */
+	double limit; /* relative: a fraction (0.10 for +10%); absolute: in the guard's units (guard_unit) */
+	bool dflt;    /* one of the defaults (search_default_guards) */
+	char text[64];
+};
+
+/* "footprint<=+10%", "swapout<=+25%", "played>=0.99", "p99<=20ms": 0, or -1 after a
+ * message naming the text. */
+int guard_parse(const char *s, struct guard *g);
+const char *guard_name(enum guard_what w);
+/* The guards that apply without asking: footprint<=+10%, and with a probe p99<=+25%. */
+int search_default_guards(struct guard *g, int max, bool probe);
 
 struct search_workload {
 	const char *spec;
@@ -58,6 +83,9 @@ struct search_opts {
 	enum objective objective;
 	int nrequire;
 	struct requirement require[SEARCH_MAX_REQUIRE];
+	int nguard; /* the defaults and --guard; --guard none leaves none */
+	struct guard guard[SEARCH_MAX_GUARDS];
+	int ablate_rounds; /* paired rounds at most in each step of the walk back to the smallest change; 0: none */
 	/* where and how: given by the command, never read from elsewhere */
 	const char *db;		/* the store results go to */
 	const char *const *dbs; /* every store --warm-start pools */
@@ -66,7 +94,26 @@ struct search_opts {
 	const char *root;      /* "" live; else the fake tree (stored, passed to exec: workloads) */
 	bool quiet;	       /* no progress or messages on stderr */
 	bool echo;	       /* the workloads' own output on stderr */
+	bool wide;	       /* progress lines with every changed knob, not cut at 80 columns (-v) */
+	/* verify --measure: no search; the profile's settings against the original, with the
+	 * confirmation's design, stored as a re-check of the profile's run */
+	const struct profile *recheck;
+	const char *recheck_path;
 };
+
+/* A workload of a search or a re-check: spec (an alias is expanded), its metric and
+ * direction (a built-in workload's own; metric and maximize for exec:, maximize -1
+ * for minimize). 0, or EXIT_USAGE after a message. */
+int search_workload_init(struct search_workload *w, const char *spec, const char *metric, int maximize);
+/* verify --measure's verdict and its exit status: the gain holds (0), is smaller than
+ * the profile claims (EXIT_SMALLER), or is gone (EXIT_CHECK). */
+int search_recheck(struct search_opts *o);
+
+/* The design's defaults (what `vmtune search --help` says): 30 trials unless --time,
+ * 1 repeat, seed 1, 30m timeout, a baseline every 3 runs, 2 finalists, 2 race rounds,
+ * a look every 5 rounds up to 25, --min-effect 5%, 20 rounds a step of the walk back,
+ * the default settle steps, 1 warm-up run; everything else zero. */
+void search_opts_defaults(struct search_opts *o);
 
 int requirement_parse(const char *s, struct requirement *r);
 const char *objective_name(enum objective o);

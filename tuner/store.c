@@ -226,6 +226,24 @@ int store_trial_score(struct store *s, long trial, double score, bool failed)
 		   : store_fail(s, "cannot score trial");
 }
 
+int store_trial_scores(struct store *s, int n, const long *trial, const double *score, const bool *failed)
+{
+	int i, rc = 0;
+
+	if (n == 1)
+		return store_trial_score(s, trial[0], score[0], failed[0]);
+	/* one transaction: one commit (and its syncs) for all of them, not one each */
+	if (store_q(s, "BEGIN", 0, NULL, NULL) < 0)
+		return store_fail(s, "cannot score trials");
+	for (i = 0; i < n && rc == 0; i++)
+		rc = store_trial_score(s, trial[i], score[i], failed[i]);
+	if (rc == 0 && store_q(s, "COMMIT", 0, NULL, NULL) < 0)
+		rc = store_fail(s, "cannot score trials");
+	if (rc < 0)
+		store_q(s, "ROLLBACK", 0, NULL, NULL);
+	return rc;
+}
+
 /* A workload's name=value results as a JSON object (json-c: names escaped, a value
  * that is not finite stored as null). */
 static json_object *values_json(const struct run_value *v, int n)

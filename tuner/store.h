@@ -24,6 +24,8 @@ long store_trial_add(struct store *s, long run, int seq, const char *kind, const
 		     bool failed);
 int store_trial_delete(struct store *s, long trial);
 int store_trial_score(struct store *s, long trial, double score, bool failed);
+/* The same for n trials at once, in one transaction: all or none. */
+int store_trial_scores(struct store *s, int n, const long *trial, const double *score, const bool *failed);
 int store_measurement_add(struct store *s, long trial, const char *workload, const struct run_result *r, double metric);
 /* The config a run was started with; caller frees. NULL if there is no such run. */
 char *store_run_config(struct store *s, long run, char *status, size_t statuslen);

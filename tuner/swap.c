@@ -537,6 +537,7 @@ const struct knob_def swap_knob = {
 	.smax = SWAP_VARY_N - 1,
 	.choices = swap_knob_choices,
 	.note = "the sandbox's swap backend (search only): a swapfile, zram0, or zswap in front of the swapfile",
+	.together = "zswap", /* a backend and zswap's pool are one step back */
 };
 
 int swap_spec_vary_index(const struct swap_spec *sp)

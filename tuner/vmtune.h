@@ -35,6 +35,7 @@ enum {
 	EXIT_USAGE = 2, /* usage or input error */
 	EXIT_ENV = 3,	/* environment: not root, knob missing, no cgroup */
 	EXIT_INTERNAL = 4,
+	EXIT_SMALLER = 5, /* verify --measure: the gain is there, but smaller than the profile claims */
 };
 
 /* The global options every command sees. */

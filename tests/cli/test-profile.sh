@@ -186,6 +186,31 @@ for f in "$TOP"/profiles/*.yaml; do
 	check "shipped ${f##*/} has a description and match rules" grep -qE '^match:' "$f"
 	"$VMTUNE" --root "$R" restore >/dev/null 2>&1
 done
+# --- each knob's share: measured by a step, the whole gain, or kept for the budget ---
+cat >"$T/shares.yaml" <<'YAML'
+vmtune: 1
+name: shares
+settings:
+  vm.page-cluster: 2
+  vm.swappiness: 30
+  thp.enabled: never
+evidence:
+  workload: mtest01 -p 80 -w
+  trials: 40
+  objective: {metric: elapsed, direction: min, baseline: 64.1, best: 47.9, change_pct: -25.3, ci95_pct: [-29.0, -21.1], significant: true}
+  knobs:
+    vm.page-cluster: {share_pct: 12.5, ci95_pct: [3.0, 22.0], measured: step}
+    vm.swappiness: {measured: budget}
+YAML
+expect 0 "report a profile with a step's share and a knob the budget kept" --root "$R" report "$T/shares.yaml"
+check "the step's share and its interval" out_has '^  vm\.page-cluster +2 +putting it back costs \+12\.5% \(\+3\.0 \.\. \+22\.0%\)$'
+check "the knob the budget kept says so" \
+	out_has '^  vm\.swappiness +30 +kept untested: the budget ended the walk back before its step$'
+check "a knob with no evidence at all says that" out_has '^  thp\.enabled +never +\(no measured share\)$'
+sed 's/measured: budget/measured: guessed/' "$T/shares.yaml" >"$T/bad-share.yaml"
+expect 2 "a share measured some other way is refused" --root "$R" report "$T/bad-share.yaml"
+check "naming the file, line, column and the value" \
+	grep -qE "bad-share\.yaml:13:31: .*measured must be step, whole, budget or none, not 'guessed'" "$T/err"
 check "every value is back after all that" test "$(knob_values "$R")" = "$VALUES"
 check "nothing on the live system changed" test "$(live_snapshot)" = "$LIVE_BEFORE"
 done_testing

@@ -34,6 +34,16 @@
  *   sim hard-at NOISE KNOB=VALUE...  one measurement of the hard surface at those
  *                             settings (the others at the tree's defaults) instead of
  *                             the tree's: how bench/peers.py measures for Optuna
+ *   sim sparse NOISE [MB]     ten knobs of which two matter (the ablation's test and
+ *                             bench/ablation.sh): the cost is 10 exp(-0.2 pc/6)
+ *                             exp(-0.12 (swappiness - 10)/190), lowest (27% under the
+ *                             original's 8.05) at page-cluster 6 and swappiness 200;
+ *                             vfs_cache_pressure, dirty_ratio, dirty_background_ratio,
+ *                             dirty_expire_centisecs, dirty_writeback_centisecs,
+ *                             watermark_scale_factor, watermark_boost_factor and
+ *                             compaction_proactiveness do nothing. With MB, each run
+ *                             also touches MB x page-cluster/6 megabytes, so that the
+ *                             best setting's footprint is larger (a guard to break)
  *   sim hard-true KNOB=VALUE...  the hard surface's true cost at those settings (the
  *                             others at their defaults), or "failed"; for the bench
  *
@@ -263,6 +273,23 @@ int main(int argc, char **argv)
 		printf("value=%.6f\ntrue=%.6f\n", f * exp(noise * z), f);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "sparse")) {
+		const char *root = need_root();
+		double noise = argc > 2 ? atof(argv[2]) : 0.05, mb = argc > 3 ? atof(argv[3]) : 0, f, z;
+		long pc = read_knob(root, "proc/sys/vm/page-cluster", 0, 1, NULL, 0);
+		long sw = read_knob(root, "proc/sys/vm/swappiness", 0, 1, NULL, 0);
+
+		if (mb > 0) {
+			size_t n = (size_t)(mb * pc / 6 * 1048576);
+			volatile char *m = n ? malloc(n) : NULL;
+			for (size_t i = 0; m && i < n; i += 4096)
+				m[i] = 1;
+		}
+		z = draw(root);
+		f = 10 * exp(-0.2 * pc / 6.0) * exp(-0.12 * (sw - 10) / 190.0);
+		printf("value=%.6f\ntrue=%.6f\n", f * exp(noise * z), f);
+		return 0;
+	}
 	if (argc >= 2 && !strncmp(argv[1], "rough", 5)) {
 		static char name[16];
 		rough = true;
@@ -281,8 +308,8 @@ int main(int argc, char **argv)
 			return 2;
 		return hard_measure(root, &h, atof(argv[2]));
 	}
-	fprintf(stderr,
-		"usage: sim effect EFFECT NOISE | sim hard|rough NOISE | sim hard-at|rough-at NOISE KNOB=VALUE... | "
-		"sim hard-true|rough-true KNOB=VALUE...\n");
+	fprintf(stderr, "usage: sim effect EFFECT NOISE | sim sparse NOISE [MB] | sim hard|rough NOISE | sim "
+			"hard-at|rough-at NOISE KNOB=VALUE... | "
+			"sim hard-true|rough-true KNOB=VALUE...\n");
 	return 2;
 }

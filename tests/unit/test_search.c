@@ -49,6 +49,17 @@ static struct obs *add(enum trial_kind kind, int p, const double *m)
 }
 #define ADD(kind, p, ...) add(kind, p, (double[]){ __VA_ARGS__ })
 
+/* one observation of point p (one workload) with metric m and the probe's p99
+ * lateness in ms (held as the measurement holds it, plus 1 ms) */
+static struct obs *addp(enum trial_kind kind, int p, double m, double p99)
+{
+	struct obs *ob = add(kind, p, &m);
+
+	ob->inter[0] = p99 + 1;
+	ob->played[0] = 1;
+	return ob;
+}
+
 static void cost_against_the_baselines_level(void **state)
 {
 	double g = sqrt(10.0 * 12);
@@ -175,6 +186,55 @@ static void requirements(void **state)
 	log_to(NULL);
 }
 
+/* A probe whose p99 lateness is a fraction of a millisecond, as it is on an idle or
+ * a busy machine: under one period (10 ms here) it is no signal, so a candidate 10%
+ * worse on the metric is worse under balanced (sqrt 1.1), not better because one
+ * baseline run caught 1.4 ms of jitter; and no different under interactive. */
+static void a_probe_on_time_is_no_signal(void **state)
+{
+	(void)state;
+	reset(1);
+	O.probe = "sputter -p 10ms -B 100ms -s 4M";
+	O.objective = OBJ_BALANCED;
+	addp(TK_BASELINE, 0, 10, 0.0);
+	addp(TK_CANDIDATE, 1, 11, 0.0);
+	addp(TK_BASELINE, 0, 10, 1.4);
+	addp(TK_CANDIDATE, 2, 11, 0.3);
+	addp(TK_BASELINE, 0, 10, 0.0);
+	rescore(&S);
+	assert_true(fabs(obs[1].score - sqrt(1.1)) < 1e-12);
+	assert_true(fabs(obs[3].score - sqrt(1.1)) < 1e-12);
+	assert_true(fabs(points[1].mean_log_i) < 1e-12 && fabs(points[1].mean_log_t - log(1.1)) < 1e-12);
+	assert_int_equal(confirm_best_points(&S, (int[2]){ 0 }, 2), 0); /* nothing beats the original */
+	O.objective = OBJ_INTERACTIVE;
+	rescore(&S);
+	assert_true(fabs(obs[1].score - 1) < 1e-12 && fabs(obs[3].score - 1) < 1e-12);
+}
+
+/* Lateness of more than a period counts against the period: 30 ms late is three
+ * times the cost of being on time; the period comes from the probe's -p (20 ms:
+ * 30 ms is 1.5 times), and a probe that names none has sputter's default, 10 ms. */
+static void lateness_counts_in_periods(void **state)
+{
+	static const char *const spec[] = { "sputter -p 10ms -B 100ms", "sputter -B 100ms -p20ms -s 4M",
+					    "sputter -s 4M -p 0.02s", "sputter -s 4M", "exec:./my-probe" };
+	static const double per[] = { 10, 20, 20, 10, 10 };
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		reset(1);
+		O.probe = spec[k];
+		O.objective = OBJ_INTERACTIVE;
+		addp(TK_BASELINE, 0, 10, 0.5);
+		addp(TK_CANDIDATE, 1, 10, 30);
+		addp(TK_CANDIDATE, 2, 10, 5);
+		addp(TK_BASELINE, 0, 10, 0.0);
+		rescore(&S);
+		assert_true(fabs(obs[1].score - 30 / per[k]) < 1e-12);
+		assert_true(fabs(obs[2].score - 1) < 1e-12);
+	}
+}
+
 /* rounds of the confirmation: the original at base * (1 + e), finalist 1 at
  * cand * (1 + e + f), e and f alternating small deviations */
 static void rounds(int n, double base, double cand, double f)
@@ -218,6 +278,61 @@ static void confirmation_decides_what_the_runs_show(void **state)
 	/* 5% cheaper under 30% noise on 3 rounds: undecided */
 	assert_int_equal(decide(9.5, 0.3, 3, &pct, &lo, &hi), CD_UNDECIDED);
 	assert_true(lo < -5 && hi > 0);
+}
+
+/* n rounds in which the finalist costs exactly cand against the original's 10 every
+ * time (a deterministic metric, a rounded one): no variance, so no t-test, but a
+ * difference that never varies and never changes sign. One finalist: alpha 0.05,
+ * of which the sign rule may spend 1%: from 12 pairs on (2^-11 <= 5e-4). */
+static struct confirm constant_rounds(double cand, int n)
+{
+	struct confirm c = { .point = 1, .decision = CD_UNDECIDED };
+
+	reset(1);
+	for (int r = 0; r < n; r++) {
+		ADD(TK_CONFIRM_BASELINE, 0, 10);
+		ADD(TK_CONFIRM, 1, cand);
+	}
+	assert_int_equal(confirm_look(&S, 0, &c, 1, 0.01), 0);
+	assert_int_equal(c.pairs, n);
+	assert_true(c.significant == (c.decision == CD_BETTER));
+	return c;
+}
+
+static void constant_paired_differences_are_decided(void **state)
+{
+	struct confirm c;
+
+	(void)state;
+	/* 10% dearer in every one of 15 rounds: worse, its interval the difference itself */
+	c = constant_rounds(11, 15);
+	assert_int_equal(c.decision, CD_WORSE);
+	assert_true(fabs(c.change_pct - 10) < 1e-9 && fabs(c.ci_lo - 10) < 1e-9 && fabs(c.ci_hi - 10) < 1e-9);
+	assert_true(c.level >= 1 - 5e-4 && c.level < 1);
+	/* 10% cheaper every time: better */
+	c = constant_rounds(9, 15);
+	assert_int_equal(c.decision, CD_BETTER);
+	assert_true(fabs(c.ci_hi + 10) < 1e-9);
+	/* the same every time: shown not to gain the 5% worth having */
+	c = constant_rounds(10, 12);
+	assert_int_equal(c.decision, CD_SMALL);
+	/* too few rounds for the sign rule (2^-10 > 5e-4): undecided, no interval */
+	c = constant_rounds(11, 11);
+	assert_int_equal(c.decision, CD_UNDECIDED);
+	assert_true(isinf(c.ci_lo) || c.ci_lo <= -100);
+	/* the balanced objective with a probe that is never late: the probe's side is
+	 * the same every round, so the difference is half the metric's, every time */
+	reset(1);
+	O.probe = "sputter -p 10ms -B 100ms -s 4M";
+	O.objective = OBJ_BALANCED;
+	for (int r = 0; r < 15; r++) {
+		addp(TK_CONFIRM_BASELINE, 0, 10, r % 3 ? 0.0 : 0.7);
+		addp(TK_CONFIRM, 1, 11, r % 2 ? 0.0 : 0.2);
+	}
+	c = (struct confirm){ .point = 1, .decision = CD_UNDECIDED };
+	assert_int_equal(confirm_look(&S, 0, &c, 1, 0.01), 0);
+	assert_int_equal(c.decision, CD_WORSE);
+	assert_true(fabs(c.change_pct - 100 * (sqrt(1.1) - 1)) < 1e-9);
 }
 
 static void a_finalist_that_fails_is_no_recommendation(void **state)
@@ -280,7 +395,10 @@ int main(void)
 		cmocka_unit_test(failed_trials_cost_more_than_any_other),
 		cmocka_unit_test(a_point_is_the_mean_of_its_log_costs),
 		cmocka_unit_test(requirements),
+		cmocka_unit_test(a_probe_on_time_is_no_signal),
+		cmocka_unit_test(lateness_counts_in_periods),
 		cmocka_unit_test(confirmation_decides_what_the_runs_show),
+		cmocka_unit_test(constant_paired_differences_are_decided),
 		cmocka_unit_test(a_finalist_that_fails_is_no_recommendation),
 		cmocka_unit_test(confirmation_without_any_original_run_is_an_error),
 		cmocka_unit_test(finalists_are_the_best_that_beat_the_original),

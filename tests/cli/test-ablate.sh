@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# test-ablate.sh - the smallest change that keeps the gain, the guards and
+# verify --measure, on simulated workloads whose answers are known (tests/search/sim.c):
+# `sim sparse` has ten knobs of which only vm.page-cluster and vm.swappiness matter
+# (both best at the top of their range), 5% log-normal noise, seeded so each search
+# is repeatable. bench/ablation.sh is the long version (40 seeds, RESULTS.md).
+# - the walk back: over SEEDS searches (default 6) of the ten knobs, the profile
+#   changes exactly the two that matter in at least SEEDS - 2, changes a knob that
+#   does nothing in at most 1, keeps at least 80% of the confirmed setting's true gain
+#   (the surface without noise) in at least SEEDS - 2, and every changed knob carries
+#   its measured share;
+# - a guard the best setting breaks: with `sim sparse 0.05 20` each run touches
+#   20 MB x page-cluster/6, so any page-cluster above the original's 3 is a larger
+#   footprint; the default footprint<=+10% keeps it out of the recommendation, and
+#   --guard none lets it in;
+# - verify --measure: "holds" for a real gain, "smaller" for a claim larger than the
+#   truth, "gone" for a profile whose gain was never there, each stored and shown
+#   by report;
+# - Ctrl-C during the walk back restores the tree.
+# The live system must not change.
+. "$(dirname "$0")/../lib.sh"
+
+N=${SEEDS:-6}
+LIVE_BEFORE=$(live_snapshot)
+KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure,vm.dirty_ratio,vm.dirty_background_ratio
+KNOBS=$KNOBS,vm.dirty_expire_centisecs,vm.dirty_writeback_centisecs,vm.watermark_scale_factor
+KNOBS=$KNOBS,vm.watermark_boost_factor,vm.compaction_proactiveness
+mk() { "$TOP/tests/mkroot.sh" "$1" && echo "$2" >"$1/seed"; }
+
+# --- the walk back --------------------------------------------------------------------
+exact=0 extra=0 unshared=0 claims=0 keeps=0
+for s in $(seq "$N"); do
+	r=$T/s$s
+	mk "$r" "$s"
+	"$VMTUNE" --root "$r" --db "$r.db" -q search --workload "exec:$SIM sparse 0.05" --metric value --minimize \
+		--knobs "$KNOBS" --seed "$s" -o "$r/p.yaml" >"$r.out" 2>&1
+	changed=$("$VMTUNE" --root "$r" --db "$r.db" report --json |
+		jq -r '[.knobs[] | select(.original != .recommended) | .knob] | sort | join(",")')
+	[ "$(sqlite3 "$r.db" "select result from runs order by id desc limit 1" | jq -r .significant)" = true ] &&
+		claims=$((claims + 1))
+	[ "$changed" = vm.page-cluster,vm.swappiness ] && exact=$((exact + 1))
+	tr , '\n' <<<"$changed" | grep -qvE '^(vm\.page-cluster|vm\.swappiness|)$' && extra=$((extra + 1))
+	# every knob the profile sets has its share in the evidence
+	set_n=$(python3 -c 'import sys, yaml; p = yaml.safe_load(open(sys.argv[1])); print(len(p["settings"] or {}))' "$r/p.yaml")
+	share_n=$(python3 -c 'import sys, yaml; p = yaml.safe_load(open(sys.argv[1]))
+k = (p.get("evidence") or {}).get("knobs") or {}
+print(sum(1 for v in k.values() if v.get("measured") in ("step", "whole") and "share_pct" in v))' "$r/p.yaml")
+	[ "$set_n" = "$share_n" ] || unshared=$((unshared + 1))
+	# the gain kept: the recommendation's true log gain over the confirmed setting's
+	kept=$(sqlite3 "$r.db" "select result from runs order by id desc limit 1" | jq -r '
+		def truth(pc; sw): 10 * ((-0.2 * pc / 6) | exp) * ((-0.12 * (sw - 10) / 190) | exp);
+		(.ablation.knobs // {}) as $k
+		| (.recommended["vm.page-cluster"]) as $pc | (.recommended["vm.swappiness"]) as $sw
+		| ($k["vm.page-cluster"].confirmed // $pc | tonumber) as $cpc
+		| ($k["vm.swappiness"].confirmed // $sw | tonumber) as $csw
+		| (truth(3; 60) / truth($pc; $sw) | log) / (truth(3; 60) / truth($cpc; $csw) | log) * 100 | round')
+	[ "${kept:-0}" -ge 80 ] && keeps=$((keeps + 1))
+	echo "# seed $s: changed ${changed:-nothing}; $set_n setting(s), $share_n with a share; ${kept}% of the confirmed setting's true gain kept"
+done
+check "the recommendation keeps at least 80% of the confirmed setting's true gain in at least $((N - 2)) of $N ($keeps)" \
+	test "$keeps" -ge $((N - 2))
+check "every search claims the gain ($claims of $N)" test "$claims" = "$N"
+check "the profile changes exactly the two knobs that matter in at least $((N - 2)) of $N ($exact)" \
+	test "$exact" -ge $((N - 2))
+check "a knob that does nothing stays in at most 1 of $N ($extra)" test "$extra" -le 1
+check "every knob a profile sets has its measured share ($unshared without)" test "$unshared" = 0
+r=$T/s1
+vt --root "$r" --db "$r.db" report 1
+check "report: the changed knobs with what putting each back costs" \
+	out_has '^vm\.(page-cluster|swappiness) +[0-9]+ +[0-9]+ +\+[0-9.]+% \(\+?-?[0-9.]+ \.\. \+[0-9.]+%\)'
+check "report: the knobs put back by the walk, with what putting them back cost" \
+	out_has '^  vm\.[a-z_]+ +[0-9]+ -> [0-9]+: put back: '
+check "report: the guards against the original" out_has '^  footprint .* limit footprint<=\+10%: kept$'
+sqlite3 "$r.db" "select result from runs where id = 1" >"$T/res"
+check "the result row keeps each step's knobs, outcome and interval" \
+	jq -e '.ablation.steps | length > 0 and all(.[]; (.knobs | length) > 0 and (.outcome | type) == "string")' "$T/res"
+check "and the step alpha: 5% over at most one step per group" \
+	jq -e '(.ablation.step_alpha * .ablation.steps_max - 0.05 | fabs) < 1e-9' "$T/res"
+
+# --- a guard the best setting breaks ---------------------------------------------------
+g=$T/guard
+mk "$g" 3
+vt --root "$g" --db "$g.db" search --workload "exec:$SIM sparse 0.05 20" --metric value --minimize \
+	--knobs vm.page-cluster,vm.swappiness --seed 3 -o "$g/p.yaml"
+check "the guarded search exits 0" test "$RC" = 0
+sqlite3 "$g.db" "select result from runs order by id desc limit 1" >"$T/gres"
+check "a finalist was shown better and refused for its footprint" \
+	jq -e '.guard_rejected | length > 0 and all(.[]; .guards.footprint.broken)' "$T/gres"
+check "the output names the guard and by how much" out_has 'breaks a guard: footprint \+[0-9.]+% \(limit footprint<=\+10%\); not recommended'
+check "nothing recommended raises page-cluster" test "$(jq -r '.recommended["vm.page-cluster"]' "$T/gres")" -le 3
+vt --root "$g" --db "$g.db" search --workload "exec:$SIM sparse 0.05 20" --metric value --minimize \
+	--knobs vm.page-cluster,vm.swappiness --seed 3 --guard none -o "$g/p2.yaml"
+sqlite3 "$g.db" "select result from runs order by id desc limit 1" >"$T/gres2"
+check "with --guard none the same search recommends a higher page-cluster" \
+	test "$(jq -r '.recommended["vm.page-cluster"]' "$T/gres2")" -gt 3
+expect 2 "a guard that is not one is refused" --root "$g" search --workload "exec:$SIM sparse 0.05" --guard 'rss<=5%' \
+	--dry-run
+check "and named" err_has "guard 'rss<=5%': unknown 'rss'"
+
+# --- verify --measure ------------------------------------------------------------------
+r=$T/s1
+vt --root "$r" --db "$r.db" verify --measure "$r/p.yaml"
+check "verify --measure: a real gain holds (exit 0)" test "$RC" = 0
+check "and says so with today's interval" out_has 'the gain holds$' && out_has '^today: value -[0-9.]+% \(interval '
+sed -E 's/change_pct: -?[0-9.]+, ci95_pct: \[[^]]*\]/change_pct: -60, ci95_pct: [-65, -55]/' "$r/p.yaml" >"$r/big.yaml"
+vt --root "$r" --db "$r.db" verify --measure "$r/big.yaml"
+check "a claim larger than the truth: smaller (exit 5)" test "$RC" = 5
+check "and says so" out_has 'the gain is smaller than the profile claims$'
+cat >"$r/never.yaml" <<EOF
+vmtune: 1
+name: never
+settings:
+  vm.dirty_ratio: 35
+evidence:
+  workload: exec:$SIM sparse 0.05
+  trials: 10
+  objective: {metric: value, direction: min, baseline: 8.05, best: 6.44, change_pct: -20, ci95_pct: [-25, -15], significant: true}
+EOF
+vt --root "$r" --db "$r.db" verify --measure "$r/never.yaml"
+check "a gain that was never there: gone (exit 1)" test "$RC" = 1
+check "and says so" out_has 'the gain is gone'
+check "the tree is as before the re-checks" test "$(knob_values "$r" | jq -r '.["vm.dirty_ratio"]')" = 20
+vt --root "$r" --db "$r.db" report 1
+check "report shows the run's re-checks" out_has '^  [0-9T:Z-]+: the gain holds: -[0-9.]+%' &&
+	out_has '^  [0-9T:Z-]+: the gain smaller: '
+vt --root "$r" --db "$r.db" runs
+check "runs lists them as re-checks" out_has ' re-check: holds ' && out_has ' re-check: gone '
+expect 2 "verify --measure of a profile that changes nothing is refused" --root "$r" --db "$r.db" verify --measure \
+	"$T/guard/p.yaml"
+
+# --- Ctrl-C during the walk back ---------------------------------------------------------
+c=$T/int
+mk "$c" 1
+KV=$(knob_values "$c")
+"$VMTUNE" --root "$c" --db "$c.db" search --workload "exec:$SIM sparse 0.05" --metric value --minimize \
+	--knobs "$KNOBS" --seed 1 -o "$c/p.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 600); do grep -q 'walking back' "$T/err" && break; sleep 0.1; done
+check "the walk back started" grep -q 'walking back' "$T/err"
+sleep 0.5
+kill -INT $pid
+wait $pid
+RC=$?
+check "Ctrl-C in the walk back exits 130" test "$RC" = 130
+check "and every knob of the tree is as it was (sim's draw counter aside)" test "$(knob_values "$c")" = "$KV"
+check "the run is stored as interrupted" test "$(sqlite3 "$c.db" "select status from runs")" = interrupted
+
+check "the live system did not change" test "$(live_snapshot)" = "$LIVE_BEFORE"
+done_testing
