@@ -49,7 +49,7 @@ static void print_text(const char *path, const struct profile *p)
 			printf(" putting it back costs %+.1f%% (%+.1f .. %+.1f%%)%s", sh->pct, sh->lo, sh->hi,
 			       strcmp(sh->how, "whole") == 0 ? ": the whole gain" : "");
 		else if (sh && strcmp(sh->how, "budget") == 0)
-			printf(" kept untested: the budget ended the walk back before its step");
+			printf(" kept untested: the budget ended the walk back before its step decided");
 		else if (p->evidence.present && p->evidence.significant)
 			printf(" (no measured share)");
 		printf("\n");

@@ -25,7 +25,7 @@ static const struct cmd_entry commands[] = {
 	  "[--set KNOB=VALUE]... [--probe SPEC] [--timeout D] [--json]",
 	  "measure workloads, seed-style averages with a 95% CI" },
 	{ "search", cmd_search,
-	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N | --time D] [--strategy bo|random|grid] "
+	  "--workload SPEC | --mix FILE [--knobs LIST] [--trials N] [--time D] [--strategy bo|random|grid] "
 	  "[--probe SPEC] [--objective throughput|interactive|balanced] [--require COND] [--out FILE] "
 	  "[--apply] [--memory-limit SIZE --swap SWAP [--zswap]] [--dry-run] [--resume RUN] [--warm-start]",
 	  "search the knobs for the best settings of a workload; writes a profile" },

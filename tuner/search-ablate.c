@@ -5,8 +5,8 @@
  * (2017) do with a surrogate: the groups of knobs the setting changes (knobs that
  * move together, catalogue.h's `together`, are one group) are put back least useful
  * first, by the model's predicted cost of putting each back. The groups the model
- * expects to cost under half the smallest change worth having (the prediction plus
- * its standard deviation) go back together in one step first (when that is shown to cost, they are tried one at a time
+ * expects to cost under half the smallest change worth having (its mean prediction)
+ * go back together in one step first (when that is shown to cost, they are tried one at a time
  * after); then each other group, never the last one left. Each step measures the setting so far against it with the
  * step's knobs put back, in paired rounds (the one, then the other), looked at every three rounds (or --confirm-rounds,
  * if fewer) up to
@@ -20,7 +20,8 @@
  * step's rounds they go back too.
  *
  * The smallest change is then confirmed against the original settings on fresh
- * rounds, with the confirmation's design at the whole 5%: it is tested only after a
+ * rounds, with the confirmation's design at the whole 5% (with --time, planned for the
+ * looks the time left holds: confirm_one_rounds): it is tested only after a
  * finalist was shown better, so the two tests form a fixed sequence (each at 5%, the
  * second only if the first rejects), and the chance that the recommended setting
  * does not beat the original stays at most 5% over both. If it is not shown
@@ -160,23 +161,29 @@ static int step(struct search *S, struct ablation *A, const long *cur, unsigned 
 		 * worth having is enough to stop measuring (a cost that is not ruled out is
 		 * kept only by the claim above) */
 		paired_ci(&ps, 0.2, &lo, &hi);
-		if (ps.n >= 2 && hi < 0) {
-			st->outcome = AB_GAINS;
-			break;
-		}
 		if (ps.n >= 2 && hi < min_log) {
-			st->outcome = AB_SMALL;
+			/* the interval that decided it, not the look's boundary level (which,
+			 * at a first look of a step at a fraction of 5%, spans the whole range) */
+			st->outcome = hi < 0 ? AB_GAINS : AB_SMALL;
+			st->level = 0.8;
+			st->lo = log_change_pct(lo);
+			st->hi = log_change_pct(hi);
 			break;
 		}
-		if (!time_for_step(S))
+		/* the budget ends the step undecided: its knobs stay (untested, like a step
+		 * the walk never reached), since putting back what may carry part of the gain
+		 * would leave the smallest change's confirmation to fail on too few rounds */
+		if (r < R && !time_for_step(S)) {
+			st->outcome = AB_CUT;
 			break;
+		}
 	}
 	return 0;
 }
 
 static bool stays(enum ablate_outcome o)
 {
-	return o == AB_KEPT || o == AB_FAILED || o == AB_STOPPED;
+	return o == AB_KEPT || o == AB_FAILED || o == AB_STOPPED || o == AB_CUT;
 }
 
 int ablate_groups(const struct search *S, const long *vals, unsigned long *grp)
@@ -205,8 +212,8 @@ int ablate_groups(const struct search *S, const long *vals, unsigned long *grp)
 int ablate(struct search *S, const struct confirm *best, struct ablation *A, long *rec)
 {
 	unsigned long grp[SPACE_MAX], bulk = 0, left = 0;
-	double pred[SPACE_MAX], pred_sd[SPACE_MAX];
-	int order[SPACE_MAX], ng = 0, i, j, g, nbulk = 0;
+	double pred[SPACE_MAX];
+	int order[SPACE_MAX], ng = 0, i, j, g, nbulk = 0, r_final;
 	long cur[SPACE_MAX];
 	struct gp gp;
 	bool have_gp;
@@ -230,13 +237,12 @@ int ablate(struct search *S, const struct confirm *best, struct ablation *A, lon
 		for (g = 0; g < ng; g++) {
 			long v[SPACE_MAX];
 			double mu;
-			pred[g] = pred_sd[g] = NAN;
+			pred[g] = NAN;
 			if (have_gp) {
 				put_back(S, rec, grp[g], v);
 				model_x(S, v, x);
 				gp_predict(&gp, x, &mu, &sd);
 				pred[g] = mu - mu0;
-				pred_sd[g] = sd;
 			}
 			order[g] = g;
 		}
@@ -255,7 +261,7 @@ int ablate(struct search *S, const struct confirm *best, struct ablation *A, lon
 	A->max_steps = ng; /* the bulk step and at most ng - 1 single ones */
 	A->step_alpha = ABLATE_ALPHA / A->max_steps;
 	for (i = 0; i < ng - 1; i++)
-		if (isfinite(pred[order[i]]) && pred[order[i]] + pred_sd[order[i]] < log(1 + S->o->min_effect / 2)) {
+		if (isfinite(pred[order[i]]) && pred[order[i]] < log(1 + S->o->min_effect / 2)) {
 			bulk |= grp[order[i]];
 			nbulk++;
 		}
@@ -296,10 +302,12 @@ int ablate(struct search *S, const struct confirm *best, struct ablation *A, lon
 		return error("too many distinct settings in one search");
 	if (A->to == A->from)
 		return 0;
-	search_say(S, "confirming the smallest change (%d of %d knob group(s)) against the original settings",
-		   popcount(left), ng);
+	r_final = confirm_one_rounds(S);
+	search_say(
+	    S, "confirming the smallest change (%d of %d knob group(s)) against the original settings: %s %d rounds",
+	    popcount(left), ng, r_final < S->o->confirm_max_rounds ? "in the time left, at most" : "at most", r_final);
 	A->final_tested = true;
-	if (confirm_one(S, A->to, SEARCH_ALPHA, &A->final) < 0)
+	if (confirm_one(S, A->to, SEARCH_ALPHA, r_final, &A->final) < 0)
 		return -1;
 	A->final_holds = A->final.significant && !A->final.guard_broken;
 	if (A->final_holds)
@@ -326,7 +334,7 @@ enum ablate_share ablate_share(const struct ablation *A, int i, const struct con
 		*hi = st->hi;
 		return SHARE_STEP;
 	}
-	if (st && st->outcome == AB_STOPPED)
+	if (st && (st->outcome == AB_STOPPED || st->outcome == AB_CUT))
 		return SHARE_NOT_TESTED;
 	/* the last change standing: putting it back is putting back the whole gain; so too
 	 * for a single change, or a walk that kept every change */
@@ -365,6 +373,7 @@ static const char *outcome_name(enum ablate_outcome o)
 		[AB_UNSHOWN] = "put back: no cost shown",
 		[AB_FAILED] = "kept: fails without it",
 		[AB_STOPPED] = "kept: not tested (budget)",
+		[AB_CUT] = "kept: the budget ended the step undecided",
 	};
 	return names[o];
 }
@@ -451,6 +460,7 @@ json_object *ablation_json(const struct search *S, const struct ablation *A, con
 					json_object_object_add(x, "share_pct", json_number(A->step[k].cost_pct));
 					json_object_object_add(x, "share_lo", json_number(A->step[k].lo));
 					json_object_object_add(x, "share_hi", json_number(A->step[k].hi));
+					json_object_object_add(x, "share_level", json_number(A->step[k].level));
 					break;
 				}
 		}

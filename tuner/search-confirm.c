@@ -213,12 +213,12 @@ static int race(struct search *S, int *cont, int *n)
 
 /* The rounds of a confirmation: each round the original, then every undecided one
  * of fin[0..nfin), a look every --confirm-rounds rounds at the boundaries of alpha
- * shared equally among them, until all are decided, --confirm-max-rounds, or the
- * budget. Then each one's guards against the original over the same rounds. */
-static int confirm_rounds(struct search *S, const int *fin, int nfin, double alpha, struct confirm *c)
+ * shared equally among them, until all are decided, r_max rounds, or the budget.
+ * Then each one's guards against the original over the same rounds. */
+static int confirm_rounds(struct search *S, const int *fin, int nfin, double alpha, int r_max, struct confirm *c)
 {
 	int i, r, k = 0, K = 0, first = S->nobs; /* the evidence: its own runs from here */
-	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds;
+	int per_look = S->o->confirm_rounds;
 	double t[CONFIRM_MAX_ROUNDS] = { 0 }, bound[CONFIRM_MAX_ROUNDS];
 
 	for (i = 0; i < nfin; i++) {
@@ -298,16 +298,31 @@ int confirm(struct search *S, struct confirm *c, int *nc)
 	    "smallest change worth having %.0f%%",
 	    nfin, S->o->confirm_rounds, S->o->confirm_max_rounds, 100 * S->o->min_effect);
 	S->walk_ahead = true;
-	rc = confirm_rounds(S, fin, nfin, CONFIRM_ALPHA, c);
+	rc = confirm_rounds(S, fin, nfin, CONFIRM_ALPHA, S->o->confirm_max_rounds, c);
 	S->walk_ahead = false;
 	return rc;
 }
 
-int confirm_one(struct search *S, int point, double alpha, struct confirm *c)
+int confirm_one_rounds(const struct search *S)
+{
+	double per = S->runs ? S->run_time_sum / S->runs : 0, left;
+	int per_look = S->o->confirm_rounds, r_max = S->o->confirm_max_rounds, fit;
+
+	if (S->o->time_budget <= 0 || per <= 0)
+		return r_max;
+	/* the rounds (two runs each) the time left holds, whole looks of them, at least one */
+	left = S->o->time_budget - (vt_now() - S->t0);
+	fit = (int)(left / (2 * per * S->o->nwl)) / per_look * per_look;
+	if (fit < per_look)
+		fit = per_look;
+	return fit < r_max ? fit : r_max;
+}
+
+int confirm_one(struct search *S, int point, double alpha, int r_max, struct confirm *c)
 {
 	int looks = S->looks, rc;
 
-	rc = confirm_rounds(S, &point, 1, alpha, c);
+	rc = confirm_rounds(S, &point, 1, alpha, r_max, c);
 	S->looks = looks; /* the report's looks are the finalists' */
 	return rc;
 }

@@ -99,6 +99,7 @@ enum ablate_outcome {
 	AB_UNSHOWN, /* no cost shown within the step's rounds: put back */
 	AB_FAILED,  /* a run of the reverted setting failed: it stays */
 	AB_STOPPED, /* the budget ended the walk before this step: it stays */
+	AB_CUT,	    /* the budget ended this step before it decided: it stays */
 };
 
 struct ablate_step {
@@ -148,8 +149,9 @@ struct search {
 	struct settle_opts settle;
 	struct settle_cost settle_cost;
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
-	int looks;	 /* times the confirmation data were looked at */
-	bool walk_ahead; /* the confirmation under way has the walk back after it */
+	int looks;	    /* times the confirmation data were looked at */
+	bool walk_ahead;    /* the confirmation under way has the walk back after it */
+	char fail_why[512]; /* why the last failed measurement failed */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
 	bool warm;
 	struct pool pool;
@@ -235,8 +237,15 @@ bool sens_found(const struct sens *s);
 int confirm(struct search *S, struct confirm *c, int *nc);
 /* One setting against the original on fresh rounds, the confirmation's design at
  * alpha (the smallest change of the ablation, with the whole alpha: it is tested
- * only once a finalist was shown better, a fixed sequence). 0, or -1 to stop. */
-int confirm_one(struct search *S, int point, double alpha, struct confirm *c);
+ * only once a finalist was shown better, a fixed sequence), at most r_max rounds.
+ * 0, or -1 to stop. */
+int confirm_one(struct search *S, int point, double alpha, int r_max, struct confirm *c);
+/* The rounds a confirmation of one setting may plan for: --confirm-max-rounds, or,
+ * with --time, the whole looks the time left holds (at least one). The design is
+ * chosen before its first round, on the clock alone, so its boundaries keep their
+ * alpha; a first look that spends all of it has a chance a first look of 25 rounds
+ * (at a few thousandths) does not. */
+int confirm_one_rounds(const struct search *S);
 /* Log cost of an observation against the confirmation's yardstick. */
 double confirm_value(const struct search *S, const struct obs *ob);
 /* Its pieces, for the unit tests too: one look at nominal level a at the
@@ -255,7 +264,7 @@ const struct ablate_step *ablate_step_of(const struct ablation *A, int i);
  * measured) and how it is known: its own step kept it, it is the whole gain (the last
  * change standing, or the only one), the walk put it back but the smaller change was
  * not confirmed (so the confirmed setting is recommended whole), or the budget ended
- * the walk before its step. claim: the recommendation's confirmation. */
+ * the walk before its step or before its step decided. claim: the recommendation's confirmation. */
 enum ablate_share { SHARE_NONE, SHARE_STEP, SHARE_WHOLE, SHARE_PUT_BACK, SHARE_NOT_TESTED };
 enum ablate_share ablate_share(const struct ablation *A, int i, const struct confirm *claim, double *pct, double *lo,
 			       double *hi);

@@ -118,8 +118,13 @@ int measure(struct search *S, int p, enum trial_kind kind)
 		m = strcmp(S->o->wl[w].metric, "elapsed") == 0 ? r.elapsed : run_value(&r, S->o->wl[w].metric);
 		if (r.outcome != RUN_OK || !isfinite(m) || m <= 0) {
 			ob->failed = true;
-			verbose("%s %s: %s%s", trial_kind_name(kind), S->o->wl[w].name,
-				run_describe(&r, desc, sizeof(desc)), r.outcome == RUN_OK ? " (no usable metric)" : "");
+			run_describe(&r, desc, sizeof(desc));
+			if (r.outcome == RUN_OK)
+				snprintf(S->fail_why, sizeof(S->fail_why), "%s: %s, but no usable %s", S->o->wl[w].name,
+					 desc, S->o->wl[w].metric);
+			else
+				snprintf(S->fail_why, sizeof(S->fail_why), "%s: %s", S->o->wl[w].name, desc);
+			verbose("%s %s", trial_kind_name(kind), S->fail_why);
 			m = NAN;
 		}
 		ob->metric[w] = m;
@@ -141,7 +146,8 @@ int measure(struct search *S, int p, enum trial_kind kind)
 		ob->played[w] = run_value(&r, "probe.played");
 		if (S->o->probe && !r.probe_ok && !ob->failed) {
 			ob->failed = true;
-			verbose("%s %s: %s", trial_kind_name(kind), S->o->wl[w].name, r.probe_line);
+			snprintf(S->fail_why, sizeof(S->fail_why), "%s: the probe: %s", S->o->wl[w].name, r.probe_line);
+			verbose("%s %s", trial_kind_name(kind), S->fail_why);
 		}
 		for (int q = 0; q < S->o->nrequire && !ob->failed; q++) {
 			const struct requirement *rq = &S->o->require[q];
@@ -152,8 +158,9 @@ int measure(struct search *S, int p, enum trial_kind kind)
 				v = run_value(&r, pn);
 			if (!isfinite(v) || !requirement_met(rq, v)) {
 				ob->failed = true; /* a constraint broken is a failed trial */
-				verbose("%s %s: breaks %s (%s %g)", trial_kind_name(kind), S->o->wl[w].name, rq->text,
-					rq->name, v);
+				snprintf(S->fail_why, sizeof(S->fail_why), "%s: breaks %s (%s %g)", S->o->wl[w].name,
+					 rq->text, rq->name, v);
+				verbose("%s %s", trial_kind_name(kind), S->fail_why);
 			}
 		}
 		if (S->db)
@@ -161,7 +168,7 @@ int measure(struct search *S, int p, enum trial_kind kind)
 		crashpoint("measurement-stored");
 	}
 	if (ob->failed && (kind == TK_BASELINE || kind == TK_CONFIRM_BASELINE))
-		warning("a baseline measurement of the original settings failed; it is left out");
+		warning("a baseline measurement of the original settings failed (%s); it is left out", S->fail_why);
 	S->nobs++;
 	rescore(S);
 	/* a new baseline changes the scores around it: the store keeps the latest, all

@@ -368,9 +368,23 @@ void search_print_knobs(const struct space *sp, const long *rec, const struct se
 		}
 		if (!nput++)
 			printf("put back to the original by the walk back (what putting it back cost):\n");
+		share_text(x, sh, sizeof(sh));
+		{
+			json_object *lv;
+			/* the interval that decided the step, at its own level */
+			if (sh[0] && json_object_object_get_ex(x, "share_level", &lv) &&
+			    isfinite(json_object_get_double(lv))) {
+				char lvs[32], *paren = strchr(sh, '(');
+				snprintf(lvs, sizeof(lvs), "%.4g%% interval ", 100 * json_object_get_double(lv));
+				if (paren && strlen(sh) + strlen(lvs) < sizeof(sh)) {
+					memmove(paren + 1 + strlen(lvs), paren + 1, strlen(paren + 1) + 1);
+					memcpy(paren + 1, lvs, strlen(lvs));
+				}
+			}
+		}
 		printf("  %-26s %s -> %s: %s%s%s\n", dm->def->name, jstr(x, "confirmed", a, sizeof(a)),
 		       knob_format_value(dm->def, dm->original, b, sizeof(b)), jstr(x, "share", how, sizeof(how)),
-		       share_text(x, sh, sizeof(sh))[0] ? ", " : "", sh);
+		       sh[0] ? ", " : "", sh);
 	}
 	if (unchanged && ranges) {
 		printf("searched, and left as the machine has them:\n");
@@ -505,7 +519,7 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		int kept = 0, untested = 0;
 		for (i = 0; i < A->nsteps; i++) {
 			kept += A->step[i].outcome == AB_KEPT;
-			untested += A->step[i].outcome == AB_STOPPED;
+			untested += A->step[i].outcome == AB_STOPPED || A->step[i].outcome == AB_CUT;
 		}
 		printf("walk back: %d change(s) of the confirmed setting in %d step(s), each at %.2g%% (5%% over at "
 		       "most %d steps); %s\n",

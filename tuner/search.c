@@ -152,6 +152,15 @@ static int search_loop(struct search *S)
 				return -1;
 			search_progress(S, &S->obs[S->nobs - 1], "baseline");
 		}
+		/* nothing to compare a setting with: every score would be a penalty, and a
+		 * profile "keeping" the original settings would claim a measurement there was
+		 * not */
+		if (S->obs[0].failed && S->obs[1].failed)
+			return error(
+			    "the workload fails at the original settings (both first runs; the last: %s): "
+			    "there is nothing to compare a setting with, so the search stops; check the workload, "
+			    "--metric, --memory-limit, --swap and --timeout",
+			    S->fail_why);
 	}
 	while (S->trials_done < S->o->trials && !vt_interrupted && !out_of_time(S)) {
 		next_candidate(S, vals);
@@ -492,7 +501,7 @@ int search_recheck(struct search_opts *o)
 		   S.run_id, o->db, o->recheck_path, o->confirm_rounds, o->confirm_max_rounds);
 	S.t0 = vt_now();
 	S.trials_done = 1;
-	if (warm_up(&S) < 0 || confirm_one(&S, pt, SEARCH_ALPHA, &c) < 0) {
+	if (warm_up(&S) < 0 || confirm_one(&S, pt, SEARCH_ALPHA, o->confirm_max_rounds, &c) < 0) {
 		store_run_finish(S.db, S.run_id, vt_interrupted ? "interrupted" : "failed", NULL);
 		rc = vt_interrupted ? 128 + vt_interrupted : EXIT_ENV;
 		goto out;

@@ -70,12 +70,55 @@ check "report: the changed knobs with what putting each back costs" \
 	out_has '^vm\.(page-cluster|swappiness) +[0-9]+ +[0-9]+ +\+[0-9.]+% \(\+?-?[0-9.]+ \.\. \+[0-9.]+%\)'
 check "report: the knobs put back by the walk, with what putting them back cost" \
 	out_has '^  vm\.[a-z_]+ +[0-9]+ -> [0-9]+: put back: '
+check "report: a knob put back for costing under --min-effect, with the 80% interval that decided it" \
+	out_has '^  vm\.[a-z_]+ +[0-9]+ -> [0-9]+: put back: costs less than the smallest change, [+-][0-9.]+% \(80% interval [+-]?[0-9.]+ \.\. [+-][0-9.]+%\)$'
 check "report: the guards against the original" out_has '^  footprint .* limit footprint<=\+10%: kept$'
 sqlite3 "$r.db" "select result from runs where id = 1" >"$T/res"
 check "the result row keeps each step's knobs, outcome and interval" \
 	jq -e '.ablation.steps | length > 0 and all(.[]; (.knobs | length) > 0 and (.outcome | type) == "string")' "$T/res"
 check "and the step alpha: 5% over at most one step per group" \
 	jq -e '(.ablation.step_alpha * .ablation.steps_max - 0.05 | fabs) < 1e-9' "$T/res"
+
+# --- the walk back inside a --time budget --------------------------------------------------
+# each run a quarter of a second: 75 s hold about 250 runs. The trials must stop in time
+# for the race, the confirmation and a fifth of the budget for the walk; the walk must
+# have that fifth (from its first run to the end of the search), the search end inside
+# its budget and one last round of runs, and the recommendation keep the gain; a knob
+# the walk had no time to decide stays, said to be untested for the budget, and a knob
+# that does nothing is never in on a measured share
+b=$T/budget
+mk "$b" 1
+t0=$SECONDS
+vt --root "$b" --db "$b.db" search --workload "exec:sleep 0.25; $SIM sparse 0.05" --metric value --minimize \
+	--knobs "$KNOBS" --seed 1 --time 75s -o "$b/p.yaml"
+took=$((SECONDS - t0))
+check "the budgeted search exits 0 (in $took s)" test "$RC" = 0
+check "its plan leaves the walk at least a fifth of the budget" \
+	err_has 'and the walk back to the smallest change in the time left, at least 15s \(a fifth\)'
+check "it kept to its budget ($took s, at most 80)" test "$took" -le 80
+check "it walked back" err_has '^vmtune: walking back '
+walk=$(sqlite3 "$b.db" "select cast(round((julianday(r.finished) - julianday(min(t.started))) * 86400) as int)
+	from runs r join trials t on t.run_id = r.id where t.kind = 'ablate'")
+check "the walk had its fifth of the budget: ${walk:-no} s from its first run to the end (at least 14)" \
+	test "${walk:-0}" -ge 14
+check "the gain is claimed" grep -q 'significant: true' "$b/p.yaml"
+python3 -c 'import sys, yaml
+p = yaml.safe_load(open(sys.argv[1])); s = p["settings"] or {}; k = (p.get("evidence") or {}).get("knobs") or {}
+idle = [n for n in s if n not in ("vm.page-cluster", "vm.swappiness")]
+print(len(s), sum(1 for n in idle if k.get(n, {}).get("measured") != "budget"),
+      sum(1 for n in s if k.get(n, {}).get("measured") not in ("step", "whole", "budget")))' "$b/p.yaml" >"$T/bn"
+read -r bset bidle bnone <"$T/bn"
+echo "# the budgeted profile: $(sed -n '/^settings:/,/^[a-z]/p' "$b/p.yaml" | grep '^  ' | tr -s ' ' | tr '\n' ';')"
+check "every knob it changes has its share or the budget's reason ($bnone of $bset without)" test "$bnone" = 0
+check "no knob that does nothing is in on a measured share ($bidle)" test "$bidle" = 0
+kept=$(sqlite3 "$b.db" "select result from runs order by id desc limit 1" | jq -r '
+	def truth(pc; sw): 10 * ((-0.2 * pc / 6) | exp) * ((-0.12 * (sw - 10) / 190) | exp);
+	(.ablation.knobs // {}) as $k
+	| (.recommended["vm.page-cluster"]) as $pc | (.recommended["vm.swappiness"]) as $sw
+	| ($k["vm.page-cluster"].confirmed // $pc | tonumber) as $cpc
+	| ($k["vm.swappiness"].confirmed // $sw | tonumber) as $csw
+	| (truth(3; 60) / truth($pc; $sw) | log) / (truth(3; 60) / truth($cpc; $csw) | log) * 100 | round')
+check "it keeps at least 80% of the confirmed setting's true gain (${kept:-none}%)" test "${kept:-0}" -ge 80
 
 # --- a guard the best setting breaks ---------------------------------------------------
 g=$T/guard

@@ -205,7 +205,7 @@ YAML
 expect 0 "report a profile with a step's share and a knob the budget kept" --root "$R" report "$T/shares.yaml"
 check "the step's share and its interval" out_has '^  vm\.page-cluster +2 +putting it back costs \+12\.5% \(\+3\.0 \.\. \+22\.0%\)$'
 check "the knob the budget kept says so" \
-	out_has '^  vm\.swappiness +30 +kept untested: the budget ended the walk back before its step$'
+	out_has '^  vm\.swappiness +30 +kept untested: the budget ended the walk back before its step decided$'
 check "a knob with no evidence at all says that" out_has '^  thp\.enabled +never +\(no measured share\)$'
 sed 's/measured: budget/measured: guessed/' "$T/shares.yaml" >"$T/bad-share.yaml"
 expect 2 "a share measured some other way is refused" --root "$R" report "$T/bad-share.yaml"

@@ -129,6 +129,18 @@ vt --root "$R" search --workload "exec:pc=\$(cat $R/proc/sys/vm/page-cluster); [
 check "a search with failing trials ends normally" test "$RC" = 0
 check "the failures are recorded" test "$(sqlite3 "$T/f.db" 'select count(*) from trials where score >= 2')" -ge 1
 check "the best that does not fail is recommended" grep -qE '^  vm\.page-cluster: 4$' "$T/f.yaml"
+# a workload that fails at the original settings leaves nothing to compare with: the
+# search stops with the reason, stores the run as failed and writes no profile
+SUM0=$(tree_sum "$R")
+vt --root "$R" search --workload "exec:echo no value here" --metric value --knobs vm.page-cluster --trials 5 \
+	--db "$T/z.db" -o "$T/z.yaml"
+check "a workload failing at the original settings stops the search (exit $RC)" test "$RC" = 3
+check "and says why, naming the metric it lacked" \
+	err_has "the workload fails at the original settings \(both first runs; the last: exec: completed, but no usable value\)"
+check "no profile is written" test ! -e "$T/z.yaml"
+check "the run is stored as failed" test "$(sqlite3 "$T/z.db" 'select status from runs')" = failed
+check "no candidate was tried" test "$(sqlite3 "$T/z.db" "select count(*) from trials where kind = 'candidate'")" = 0
+check "and the settings are as they were" test "$(tree_sum "$R")" = "$SUM0"
 
 # --- bad input -------------------------------------------------------------------------------
 expect 2 "unknown strategy" --root "$R" search --workload "$F" --strategy annealing
