@@ -86,12 +86,12 @@ $(B)/tests/%: tests/unit/%.c tests/unit/*.h $(LIB_OBJ) tuner/*.h
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
 # the simulated workloads whose answers are known (tests/search/sim.c)
-$(B)/tests/sim: tests/search/sim.c
+$(B)/tests/sim: tests/search/sim.c tests/search/rng.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
 # standard optimisation test functions on real knob ranges (tests/search/testfn.c)
-$(B)/tests/testfn: tests/search/testfn.c
+$(B)/tests/testfn: tests/search/testfn.c tests/search/rng.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
 

@@ -201,6 +201,21 @@ static int search_loop(struct search *S)
 	return vt_interrupted ? -1 : 0;
 }
 
+/* Every knob of the space journalled as it is before the first write (the pseudo-knobs'
+ * swap areas and zswap were journalled as they were made), then the store opened. */
+static int journal_and_open(struct search *S)
+{
+	for (int i = 0; i < S->sp.d; i++) {
+		struct knob_state st;
+		if (S->sp.dim[i].pseudo)
+			continue;
+		knob_probe(S->sp.dim[i].def, &st);
+		if (journal_knob(&st, false) < 0)
+			return -1;
+	}
+	return vt_state_dir_ensure() < 0 || store_open(&S->db, S->o->db) < 0 ? -1 : 0;
+}
+
 /* The search could not go on: interrupted (the run is kept to --resume, exit 128 + the
  * signal) or failed (EXIT_ENV). */
 static int stopped(struct search *S)
@@ -259,17 +274,7 @@ int search_run(struct search_opts *o)
 		goto out;
 	}
 	settle_setup(&S);
-	for (i = 0; i < S.sp.d; i++) {
-		struct knob_state st;
-		if (S.sp.dim[i].pseudo)
-			continue; /* the swap areas and zswap were journalled as they were made */
-		knob_probe(S.sp.dim[i].def, &st);
-		if (journal_knob(&st, false) < 0) {
-			rc = EXIT_ENV;
-			goto out;
-		}
-	}
-	if (vt_state_dir_ensure() < 0 || store_open(&S.db, o->db) < 0) {
+	if (journal_and_open(&S) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -476,15 +481,7 @@ int search_recheck(struct search_opts *o)
 		goto out;
 	}
 	settle_setup(&S);
-	for (i = 0; i < S.sp.d; i++) {
-		struct knob_state st;
-		knob_probe(S.sp.dim[i].def, &st);
-		if (journal_knob(&st, false) < 0) {
-			rc = EXIT_ENV;
-			goto out;
-		}
-	}
-	if (vt_state_dir_ensure() < 0 || store_open(&S.db, o->db) < 0) {
+	if (journal_and_open(&S) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}

@@ -26,6 +26,17 @@ KNOBS=vm.page-cluster,vm.swappiness,vm.vfs_cache_pressure,vm.dirty_ratio,vm.dirt
 KNOBS=$KNOBS,vm.dirty_expire_centisecs,vm.dirty_writeback_centisecs,vm.watermark_scale_factor
 KNOBS=$KNOBS,vm.watermark_boost_factor,vm.compaction_proactiveness
 mk() { "$TOP/tests/mkroot.sh" "$1" && echo "$2" >"$1/seed"; }
+# gain_kept DB: the last run's recommendation's true log gain (the surface without noise)
+# as a percentage of its confirmed setting's
+gain_kept() {
+	sqlite3 "$1" "select result from runs order by id desc limit 1" | jq -r '
+		def truth(pc; sw): 10 * ((-0.2 * pc / 6) | exp) * ((-0.12 * (sw - 10) / 190) | exp);
+		(.ablation.knobs // {}) as $k
+		| (.recommended["vm.page-cluster"]) as $pc | (.recommended["vm.swappiness"]) as $sw
+		| ($k["vm.page-cluster"].confirmed // $pc | tonumber) as $cpc
+		| ($k["vm.swappiness"].confirmed // $sw | tonumber) as $csw
+		| (truth(3; 60) / truth($pc; $sw) | log) / (truth(3; 60) / truth($cpc; $csw) | log) * 100 | round'
+}
 
 # --- the walk back --------------------------------------------------------------------
 exact=0 extra=0 unshared=0 claims=0 keeps=0
@@ -47,13 +58,7 @@ k = (p.get("evidence") or {}).get("knobs") or {}
 print(sum(1 for v in k.values() if v.get("measured") in ("step", "whole") and "share_pct" in v))' "$r/p.yaml")
 	[ "$set_n" = "$share_n" ] || unshared=$((unshared + 1))
 	# the gain kept: the recommendation's true log gain over the confirmed setting's
-	kept=$(sqlite3 "$r.db" "select result from runs order by id desc limit 1" | jq -r '
-		def truth(pc; sw): 10 * ((-0.2 * pc / 6) | exp) * ((-0.12 * (sw - 10) / 190) | exp);
-		(.ablation.knobs // {}) as $k
-		| (.recommended["vm.page-cluster"]) as $pc | (.recommended["vm.swappiness"]) as $sw
-		| ($k["vm.page-cluster"].confirmed // $pc | tonumber) as $cpc
-		| ($k["vm.swappiness"].confirmed // $sw | tonumber) as $csw
-		| (truth(3; 60) / truth($pc; $sw) | log) / (truth(3; 60) / truth($cpc; $csw) | log) * 100 | round')
+	kept=$(gain_kept "$r.db")
 	[ "${kept:-0}" -ge 80 ] && keeps=$((keeps + 1))
 	echo "# seed $s: changed ${changed:-nothing}; $set_n setting(s), $share_n with a share; ${kept}% of the confirmed setting's true gain kept"
 done
@@ -111,13 +116,7 @@ read -r bset bidle bnone <"$T/bn"
 echo "# the budgeted profile: $(sed -n '/^settings:/,/^[a-z]/p' "$b/p.yaml" | grep '^  ' | tr -s ' ' | tr '\n' ';')"
 check "every knob it changes has its share or the budget's reason ($bnone of $bset without)" test "$bnone" = 0
 check "no knob that does nothing is in on a measured share ($bidle)" test "$bidle" = 0
-kept=$(sqlite3 "$b.db" "select result from runs order by id desc limit 1" | jq -r '
-	def truth(pc; sw): 10 * ((-0.2 * pc / 6) | exp) * ((-0.12 * (sw - 10) / 190) | exp);
-	(.ablation.knobs // {}) as $k
-	| (.recommended["vm.page-cluster"]) as $pc | (.recommended["vm.swappiness"]) as $sw
-	| ($k["vm.page-cluster"].confirmed // $pc | tonumber) as $cpc
-	| ($k["vm.swappiness"].confirmed // $sw | tonumber) as $csw
-	| (truth(3; 60) / truth($pc; $sw) | log) / (truth(3; 60) / truth($cpc; $csw) | log) * 100 | round')
+kept=$(gain_kept "$b.db")
 check "it keeps at least 80% of the confirmed setting's true gain (${kept:-none}%)" test "${kept:-0}" -ge 80
 
 # --- a guard the best setting breaks ---------------------------------------------------

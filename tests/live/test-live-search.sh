@@ -5,7 +5,8 @@
 # trials; the same search on zram (no swap readahead there) goes into the same store,
 # and recommend must not give the machine with zram the swapfile's sure gain; a
 # 2-minute mtest01 search over every available knob must run end to end
-# and write a profile vmtune loads back. The machine must be exactly as it was afterwards.
+# and write a profile vmtune loads back; Ctrl-C in the walk back to the smallest change
+# puts everything back. The machine must be exactly as it was afterwards.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -14,6 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit
 fi
 live_begin
+wait_for() { local i; for i in $(seq 1200); do eval "$1" && return 0; sleep 0.1; done; return 1; }
 
 lexpect 0 "search page-cluster for sequential swap-in (10 trials)" search \
 	--workload "swapbench -s 600M -a seq -P 2" --knobs vm.page-cluster --memory-limit 256M --swap 1G \
@@ -139,5 +141,26 @@ check "it measured settings other than the original (candidates stored)" \
 lexpect 0 "vmtune loads the profile back" report "$T/all.yaml"
 check "its evidence is mtest01 -p 80 -w" out_has '^evidence: mtest01 -p 80 -w, [0-9]+ trials'
 as_before "mtest01 search over every knob"
+
+# --- Ctrl-C during the walk back, on the live kernel -----------------------------------
+# a real swap-in in a 32M cgroup with vmtune's swapfile, scored by a value that falls
+# with page-cluster (swappiness does nothing), so that the finalist, which changes
+# both, is shown better at its first look and the walk back starts; SIGINT there
+W="exec:$TOP/build/swapbench -s 48M -a seq -P 1 >/dev/null &&"
+W="$W echo value=\$((2000 - 100 * \$(cat /proc/sys/vm/page-cluster) + \$(date +%N | cut -c1)))"
+"$VMTUNE" --state-dir "$STATE" search --workload "$W" --metric value --knobs vm.page-cluster,vm.swappiness --memory-limit 32M --swap 64M \
+	--trials 8 --strategy random --race-rounds 0 --finalists 1 --warmup 0 --settle none -o "$T/int.yaml" \
+	>"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "the walk back started on the live kernel" wait_for 'grep -q "^vmtune: walking back" "$T/err"'
+kill -INT "$pid"
+wait "$pid"
+RC=$? BG=
+check "Ctrl-C in the walk back exits 130 ($RC)" test "$RC" = 130
+check "no profile was written" test ! -e "$T/int.yaml"
+check "the run is stored as interrupted" \
+	test "$(sqlite3 "$STATE/vmtune.db" "select status from runs order by id desc limit 1")" = interrupted
+check "no swapfile is left in the state dir" test -z "$(find "$STATE" -name 'swapfile-*')"
+as_before "Ctrl-C in the walk back"
 
 done_testing

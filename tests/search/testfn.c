@@ -54,26 +54,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* a uniform in (0, 1): 53 random bits, never 0 */
-static double uniform(uint64_t *s)
-{
-	return ((splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static __attribute__((noreturn)) void die(const char *what, const char *path)
-{
-	fprintf(stderr, "testfn: %s: %s\n", path, what);
-	exit(2);
-}
+#define TOOL "testfn"
+#include "rng.h"
 
 /* --- the knobs: search ranges and defaults as the catalogue and tests/mkroot.sh have them */
 
