@@ -6,17 +6,17 @@
  * move together, catalogue.h's `together`, are one group) are put back least useful
  * first, by the model's predicted cost of putting each back. The groups the model
  * expects to cost under half the smallest change worth having (its mean prediction)
- * go back together in one step first (when that is shown to cost, they are tried one at a time
- * after); then each other group, never the last one left. Each step measures the setting so far against it with the
- * step's knobs put back, in paired rounds (the one, then the other), looked at every three rounds (or --confirm-rounds,
- * if fewer) up to
- * --ablate-rounds, with
- * one-sided Hwang-Shih-DeCani boundaries at 5% shared equally among the steps the
- * walk can take (Bonferroni over at most one step per group): a group stays changed
- * only when putting it back is shown to cost, so that with 95% confidence no knob
- * stays in for a cost that is not there. Putting back is the default and needs no
- * such proof: a step stops early, and its knobs go back, once an 80% interval of the
- * cost lies under --min-effect (or under no change); with nothing shown in the
+ * go back together in one step first (when that is shown to cost, they are tried
+ * one at a time after); then each other group, never the last one left unless one
+ * before it was kept. Each step measures the setting so far against it with the
+ * step's knobs put back, in paired rounds (the one, then the other), looked at every
+ * three rounds (or --confirm-rounds, if fewer) up to --ablate-rounds, with one-sided
+ * Hwang-Shih-DeCani boundaries at 5% shared equally among the steps the walk can
+ * take (Bonferroni over at most one step per group and the bulk step): a group stays
+ * changed only when putting it back is shown to cost, so that with 95% confidence no
+ * knob stays in for a cost that is not there. Putting back is the default and needs
+ * no such proof: a step stops early, and its knobs go back, once an 80% interval of
+ * the cost lies under --min-effect (or under no change); with nothing shown in the
  * step's rounds they go back too.
  *
  * The smallest change is then confirmed against the original settings on fresh
@@ -258,13 +258,15 @@ int ablate(struct search *S, const struct confirm *best, struct ablation *A, lon
 			order[j - 1] = tmp;
 		}
 	A->ran = true;
-	A->max_steps = ng; /* the bulk step and at most ng - 1 single ones */
-	A->step_alpha = ABLATE_ALPHA / A->max_steps;
 	for (i = 0; i < ng - 1; i++)
 		if (isfinite(pred[order[i]]) && pred[order[i]] < log(1 + S->o->min_effect / 2)) {
 			bulk |= grp[order[i]];
 			nbulk++;
 		}
+	/* at most one single step per group (the last one left untested is the whole
+	 * gain, but a group after one that was kept is tested too), and the bulk step */
+	A->max_steps = ng + (nbulk >= 2);
+	A->step_alpha = ABLATE_ALPHA / A->max_steps;
 	search_say(S,
 		   "walking back the %d change(s) of the confirmed setting, least useful first by the model: at most "
 		   "%d step(s) of %d paired rounds, each at %.2g%%",

@@ -39,7 +39,7 @@ gain_kept() {
 }
 
 # --- the walk back --------------------------------------------------------------------
-exact=0 extra=0 unshared=0 claims=0 keeps=0
+exact=0 extra=0 unshared=0 claims=0 keeps=0 overrun=0
 for s in $(seq "$N"); do
 	r=$T/s$s
 	mk "$r" "$s"
@@ -59,9 +59,13 @@ print(sum(1 for v in k.values() if v.get("measured") in ("step", "whole") and "s
 	[ "$set_n" = "$share_n" ] || unshared=$((unshared + 1))
 	# the gain kept: the recommendation's true log gain over the confirmed setting's
 	kept=$(gain_kept "$r.db")
+	# the steps the walk took, against the number its alpha was shared among
+	sqlite3 "$r.db" "select result from runs order by id desc limit 1" |
+		jq -e '(.ablation.steps | length) <= .ablation.steps_max' >/dev/null || overrun=$((overrun + 1))
 	[ "${kept:-0}" -ge 80 ] && keeps=$((keeps + 1))
 	echo "# seed $s: changed ${changed:-nothing}; $set_n setting(s), $share_n with a share; ${kept}% of the confirmed setting's true gain kept"
 done
+echo "$overrun" >"$T/overrun"
 check "the recommendation keeps at least 80% of the confirmed setting's true gain in at least $((N - 2)) of $N ($keeps)" \
 	test "$keeps" -ge $((N - 2))
 check "every search claims the gain ($claims of $N)" test "$claims" = "$N"
@@ -81,8 +85,9 @@ check "report: the guards against the original" out_has '^  footprint .* limit f
 sqlite3 "$r.db" "select result from runs where id = 1" >"$T/res"
 check "the result row keeps each step's knobs, outcome and interval" \
 	jq -e '.ablation.steps | length > 0 and all(.[]; (.knobs | length) > 0 and (.outcome | type) == "string")' "$T/res"
-check "and the step alpha: 5% over at most one step per group" \
+check "and the step alpha: 5% over at most one step per group and the bulk step" \
 	jq -e '(.ablation.step_alpha * .ablation.steps_max - 0.05 | fabs) < 1e-9' "$T/res"
+check "no walk took more steps than its alpha was shared among ($(cat "$T/overrun") of $N)" test "$(cat "$T/overrun")" = 0
 
 # --- the walk back inside a --time budget --------------------------------------------------
 # each run a quarter of a second: 75 s hold about 250 runs. The trials must stop in time
