@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test-live-search.sh - vmtune search on the live kernel (root only): page-cluster
-# against sequential swap-in in a 256M cgroup must come out at 5 or more with a
-# significant gain over 3, and recommend must propose 5 or more from the stored
-# trials; the same search on zram (no swap readahead there) goes into the same store,
+# against sequential swap-in in a 256M cgroup must come out above the original (the
+# kernel's 3) with a significant gain and fewer major faults, and recommend must
+# propose more than the original from the stored trials (which of 4, 5 and 6 is best
+# depends on the disk of the day: 6 was 0.54x of 3 one day, 0.82x another); the same search on zram (no swap readahead there) goes into the same store,
 # and recommend must not give the machine with zram the swapfile's sure gain; a
 # 2-minute mtest01 search over every available knob must run end to end
 # and write a profile vmtune loads back; Ctrl-C in the walk back to the smallest change
@@ -15,6 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit
 fi
 live_begin
+PC0=$(cat /proc/sys/vm/page-cluster)
 wait_for() { local i; for i in $(seq 1200); do eval "$1" && return 0; sleep 0.1; done; return 1; }
 
 lexpect 0 "search page-cluster for sequential swap-in (10 trials)" search \
@@ -22,8 +24,10 @@ lexpect 0 "search page-cluster for sequential swap-in (10 trials)" search \
 	--trials 10 --time 40m --finalists 1 --race-rounds 1 -o "$T/pc.yaml"
 sed -n '/^CHANGED KNOB/,$p' "$T/out" | sed 's/^/# /'
 pc=$(awk '/^  vm\.page-cluster:/ { print $2 }' "$T/pc.yaml")
-check "recommends page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
+check "recommends page-cluster above the original $PC0 (got $pc)" test "${pc:-0}" -gt "$PC0"
 check "with a significant improvement over the original" grep -q 'significant: true' "$T/pc.yaml"
+check "and fewer major faults, shown by the guards' paired interval" \
+	out_has '^#?  +majflt +[0-9.e+]+ -> [0-9.e+]+ +-[0-9.]+% \(-[0-9.]+ \.\. -[0-9.]+%\)'
 check "the gain is shown with its 95% CI" out_has '^elapsed: [0-9.]+ -> [0-9.]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost, over every look and finalist\)'
 check "every trial is in the store" test "$(sqlite3 "$STATE/vmtune.db" "select count(*) from trials where run_id=1")" -ge 10
 as_before "page-cluster search"
@@ -51,7 +55,7 @@ lexpect 0 "recommend for sequential swap-in from the stored trials" recommend \
 	--workload "swapbench -s 600M -a seq -P 2" --explain
 sed 's/^/# /' "$T/out"
 pc=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
-check "recommend proposes page-cluster >= 5 (got $pc)" test "${pc:-0}" -ge 5
+check "recommend proposes page-cluster above the original $PC0 (got $pc)" test "${pc:-0}" -gt "$PC0"
 check "from this machine's own trials" out_has '^basis: [0-9]+ trials from this machine and 0 from 0 other machines$'
 if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
 	check "with no swap now, for the machine as searched (its swapfile)" out_has '^\(it has no swap now; its searches ran with the swap above'
@@ -80,7 +84,7 @@ if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 		--workload "swapbench -s 600M -a seq -P 2"
 	sed 's/^/# /' "$T/out"
 	pcf=$(awk '/^  vm\.page-cluster / { print $2 }' "$T/out")
-	check "it proposes page-cluster >= 5 (got $pcf)" test "${pcf:-0}" -ge 5
+	check "it proposes page-cluster above the original $PC0 (got $pcf)" test "${pcf:-0}" -gt "$PC0"
 	check "with a gain the model is sure of" out_has '^predicted change of the cost: -[0-9.]+% \(95% interval -[0-9.]+% \.\. -[0-9.]+%\)'
 	lexpect 0 "recommend for the machine as it was with zram, from the same store" --machine "$T/m-zram.json" \
 		recommend --workload "swapbench -s 600M -a seq -P 2"
