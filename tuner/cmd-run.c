@@ -21,6 +21,7 @@
 #include "stats.h"
 #include "swap.h"
 #include "vmtune.h"
+#include "tools.h"
 #include "workload.h"
 
 #define MAX_WORKLOADS 16
@@ -165,6 +166,40 @@ static void print_watch(const struct wl_runs *w)
 	printf("%-36ssome %.0f ms, full %.0f ms (all runs)\n", "Memory pressure stall (PSI):", some, full);
 }
 
+/* The numbers the workload itself reported (a tool's, exec's NAME=VALUE or
+ * extraction, a built-in's): the mean over the completed runs, min .. max. */
+static void print_own_values(const struct wl_runs *w)
+{
+	const struct run_result *first = NULL;
+
+	for (int i = 0; i < w->nruns && !first; i++)
+		if (w->res[i].outcome == RUN_OK)
+			first = &w->res[i];
+	for (int k = 0; first && k < first->nvalues; k++) {
+		const char *name = first->values[k].name;
+		double sum = 0, lo = INFINITY, hi = -INFINITY;
+		char label[64];
+		int n = 0;
+
+		if (strncmp(name, "sys.", 4) == 0)
+			continue;
+		for (int i = 0; i < w->nruns; i++) {
+			double v = w->res[i].outcome == RUN_OK ? run_value(&w->res[i], name) : NAN;
+			if (!isfinite(v))
+				continue;
+			sum += v;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
+			n++;
+		}
+		snprintf(label, sizeof(label), "%s:", name);
+		if (n > 1)
+			printf("%-36s%.6g (%.6g .. %.6g, %d runs)\n", label, sum / n, lo, hi, n);
+		else if (n == 1)
+			printf("%-36s%.6g\n", label, sum);
+	}
+}
+
 static void print_block(const struct wl_runs *w)
 {
 	static const char *const labels[F_COUNT] = {
@@ -193,6 +228,7 @@ static void print_block(const struct wl_runs *w)
 		snprintf(buf, sizeof(buf), fmts[f], s.mean);
 		printf("%-36s%s\n", labels[f], w->nok ? buf : "n/a");
 	}
+	print_own_values(w);
 	summarize_field(w, F_ELAPSED, &s);
 	if (s.n >= 1) {
 		printf("%-36s%.3f s, %.3f s\n", "Elapsed median, MAD:", s.median, s.mad);
@@ -404,6 +440,7 @@ int cmd_run(int argc, char **argv)
 	struct wl_runs wl[MAX_WORKLOADS];
 	struct setting set[SETTINGS_MAX];
 	int nwl = 0, nset = 0, c, i, k, rc = 0, failed = 0;
+	bool tools_used = false;
 	long runs = 1, max_runs = 30, warmup = 1;
 	double precision = 0;
 	unsigned steps = SETTLE_DEFAULT;
@@ -551,7 +588,10 @@ int cmd_run(int argc, char **argv)
 
 	if (nset && (rc = settings_check(set, nset)) != 0)
 		return rc;
-	if (nset || mem_limit || swapspec.backend != SWAP_NONE) {
+	/* a tool's data directory (and server) is a resource: journalled in a session */
+	for (i = 0; i < nwl && !tools_used; i++)
+		tools_used = tool_of(wl[i].spec, NULL) != NULL;
+	if (nset || mem_limit || swapspec.backend != SWAP_NONE || tools_used) {
 		if ((rc = session_begin()) != 0)
 			return rc;
 		if (swap_setup(&swapspec, swapfile, sizeof(swapfile)) < 0)

@@ -12,13 +12,21 @@
 #include "settle.h"
 #include "size.h"
 #include "vmtune.h"
+#include "extract.h"
 #include "workload.h"
 
 static const char search_opts_help[] =
     "  -w, --workload SPEC     workload (repeatable: several form a mix scored by the geometric mean\n"
     "                          of each one's ratio to its baseline); exec:CMD for any program\n"
-    "      --metric NAME       score exec: workloads by the last NAME=VALUE they print (default: wall time)\n"
-    "      --maximize, --minimize  direction of --metric (default minimize)\n"
+    "                          or a tool with its own options: fio:, stress-ng:, sysbench:, redis:, pgbench:\n"
+    "      --metric NAME       score by NAME: for exec:, the last NAME=VALUE it prints or a value of\n"
+    "                          --metric-json/--metric-regex (default: wall time); for a tool, one of the\n"
+    "                          metrics it reports (`vmtune --help` lists them), its direction known\n"
+    "      --maximize, --minimize  direction of --metric for exec: (default minimize)\n"
+    "      --metric-json NAME=PATH   exec:: NAME is the number at PATH (keys by dots, [\"key\"], [N]) in the\n"
+    "                          JSON the command prints (repeatable)\n"
+    "      --metric-regex NAME=RE    exec:: NAME is the one group of the last match of RE (repeatable)\n"
+    "      --metric-file FILE  read those from FILE, which the command writes, instead of its output\n"
     "  -k, --knobs LIST        comma-separated knobs to search (default: every available searchable knob);\n"
     "                          the pseudo-knob swap varies the swap backend: file, zram or file+zswap,\n"
     "                          each of the --swap SIZE, one on at a time\n"
@@ -78,6 +86,9 @@ int cmd_search(int argc, char **argv)
 {
 	enum {
 		O_METRIC = 256,
+		O_MJSON,
+		O_MREGEX,
+		O_MFILE,
 		O_MAX,
 		O_MIN,
 		O_SEED,
@@ -107,6 +118,9 @@ int cmd_search(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "metric", required_argument, NULL, O_METRIC },
+		{ "metric-json", required_argument, NULL, O_MJSON },
+		{ "metric-regex", required_argument, NULL, O_MREGEX },
+		{ "metric-file", required_argument, NULL, O_MFILE },
 		{ "maximize", no_argument, NULL, O_MAX },
 		{ "minimize", no_argument, NULL, O_MIN },
 		{ "knobs", required_argument, NULL, 'k' },
@@ -150,6 +164,7 @@ int cmd_search(int argc, char **argv)
 	int c, i, maximize = -1;
 	long v;
 	char why[256];
+	struct extract ex = { .n = 0 };
 
 	search_opts_global(&o);
 	while ((c = getopt_long(argc, argv, "hw:k:n:T:S:r:o:m:s:", opts, NULL)) != -1) {
@@ -164,6 +179,13 @@ int cmd_search(int argc, char **argv)
 			break;
 		case O_METRIC:
 			metric = optarg;
+			break;
+		case O_MJSON:
+		case O_MREGEX:
+		case O_MFILE:
+			if (extract_option(&ex, c == O_MJSON ? "metric-json" : c == O_MREGEX ? "metric-regex" : "metric-file",
+					   optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case O_MAX:
 			maximize = 1;
@@ -377,8 +399,16 @@ int cmd_search(int argc, char **argv)
 		o.trials = o.time_budget > 0 ? 100000 : (o.resume ? 0 : 30);
 	if (o.time_budget > 0 && o.trials == 100000)
 		o.trials = 1000;
+	if ((ex.n || ex.file[0]) && (o.nwl == 0 || strncmp(o.wl[0].spec, "exec:", 5) != 0))
+		return usage_error("search", "--metric-json, --metric-regex and --metric-file read an exec: workload's "
+					     "output; give one with --workload exec:CMD");
+	if (ex.file[0] && !ex.n)
+		return usage_error("search", "--metric-file names where to read; give --metric-json or --metric-regex too");
 	for (i = 0; i < o.nwl; i++) {
-		int rc = search_workload_init(&o.wl[i], o.wl[i].spec, metric, maximize);
+		int rc;
+		if (!(o.wl[i].spec = extract_wrap_spec(o.wl[i].spec, &ex)))
+			return EXIT_USAGE;
+		rc = search_workload_init(&o.wl[i], o.wl[i].spec, metric, maximize);
 		if (rc)
 			return rc;
 	}

@@ -14,6 +14,7 @@
 #include "machine.h"
 #include "workload.h"
 #include "swap.h"
+#include "tools.h"
 #include "vmtune.h"
 
 static const struct cmd_entry commands[] = {
@@ -254,6 +255,7 @@ int main(int argc, char **argv)
 	journal_register(&cgroup_journal_kind);
 	journal_register(&swap_journal_kind);
 	journal_register(&zram_journal_kind);
+	journal_register(&tool_data_journal_kind);
 	if (c->fn != cmd_restore)
 		journal_warn_stale();
 	rc = c->fn(argc - 1, argv + 1);

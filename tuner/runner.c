@@ -19,7 +19,9 @@
 #include "runner.h"
 #include "sampler.h"
 #include "settle.h"
+#include "extract.h"
 #include "text.h"
+#include "tools.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -160,11 +162,39 @@ double run_value(const struct run_result *res, const char *name)
 	return find_value(res->values, res->nvalues, name);
 }
 
-/* Split what the workload wrote into lines; parse name=value, echo if asked. */
+/* Split what the workload wrote into lines; parse name=value (unless its numbers
+ * are read another way: a tool's, exec{...}'s), echo if asked, and keep the whole
+ * of it when asked (up to CAPTURE_MAX) for the reader. */
+#define CAPTURE_MAX (16u << 20)
+
 struct linebuf {
 	char buf[8192];
 	size_t len;
+	bool kv;
+	char *all;
+	size_t nall, capall;
 };
+
+static void keep(struct linebuf *lb, const char *s, size_t n, bool nl)
+{
+	if (lb->capall == 0 || lb->nall + n + 2 > CAPTURE_MAX)
+		return;
+	if (lb->nall + n + 2 > lb->capall) {
+		size_t cap = lb->capall;
+		char *p;
+		while (cap < lb->nall + n + 2)
+			cap *= 2;
+		if (!(p = realloc(lb->all, cap)))
+			return;
+		lb->all = p;
+		lb->capall = cap;
+	}
+	memcpy(lb->all + lb->nall, s, n);
+	lb->nall += n;
+	if (nl)
+		lb->all[lb->nall++] = '\n';
+	lb->all[lb->nall] = '\0';
+}
 
 /* A workload's output is not ours: escaped before it reaches the terminal. */
 static void echo_line(const char *line)
@@ -180,7 +210,9 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 
 	while ((nl = memchr(start, '\n', lb->len - (size_t)(start - lb->buf)))) {
 		*nl = '\0';
-		add_value(res->values, &res->nvalues, start);
+		keep(lb, start, (size_t)(nl - start), true);
+		if (lb->kv)
+			add_value(res->values, &res->nvalues, start);
 		if (echo)
 			echo_line(start);
 		start = nl + 1;
@@ -190,7 +222,9 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 	if (flush || lb->len == sizeof(lb->buf) - 1) {
 		lb->buf[lb->len] = '\0';
 		if (lb->len) {
-			add_value(res->values, &res->nvalues, lb->buf);
+			keep(lb, lb->buf, lb->len, false);
+			if (lb->kv)
+				add_value(res->values, &res->nvalues, lb->buf);
 			if (echo)
 				echo_line(lb->buf);
 		}
@@ -198,13 +232,14 @@ static void consume(struct linebuf *lb, struct run_result *res, bool echo, bool 
 	}
 }
 
-static void child_exec(char **argv, const struct run_spec *spec, int out, const sigset_t *mask, pid_t parent)
+static void child_exec(char **argv, const struct run_spec *spec, bool attach, int out, const sigset_t *mask,
+		       pid_t parent)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(126);
-	if (spec->cg && cgroup_attach(spec->cg, getpid()) < 0)
+	if (attach && spec->cg && cgroup_attach(spec->cg, getpid()) < 0)
 		_exit(126);
 	if (dup2(out, STDOUT_FILENO) < 0)
 		_exit(126);
@@ -256,7 +291,7 @@ static int probe_start(const struct run_spec *spec, struct probe *pr, const sigs
 	}
 	pr->pid = fork();
 	if (pr->pid == 0)
-		child_exec(argv, spec, pfd[1], orig, getppid());
+		child_exec(argv, spec, true, pfd[1], orig, getppid());
 	workload_argv_free(argv);
 	close(pfd[1]);
 	if (pr->pid < 0) {
@@ -316,17 +351,46 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	sigset_t block, orig;
 	struct sigaction sa, old_sa;
 	struct rusage ru;
-	struct linebuf lb = { .len = 0 };
+	struct linebuf lb = { .len = 0, .kv = true };
+	struct tool_run *tr = NULL;
+	struct extract ex;
+	const char *cmd;
 	double t0, deadline;
-	bool we_killed = false, reaped = false;
+	bool we_killed = false, reaped = false, attach = true;
 	enum run_outcome killed_for = RUN_OK;
+	int ek = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->outcome = RUN_NOSTART;
-	if (workload_argv(spec->workload, &argv, name, sizeof(name)) < 0)
+	/* a tool (its server started here, in the cgroup), exec{...}:CMD, or the rest */
+	if (tool_of(spec->workload, NULL)) {
+		if (tool_begin(spec->workload, spec->cg, spec->timeout, &tr, &argv, &attach) < 0)
+			return -1;
+	} else if ((ek = extract_from_spec(spec->workload, &ex, &cmd)) < 0) {
 		return -1;
+	} else if (ek == 1) {
+		argv = calloc(4, sizeof(*argv));
+		if (!argv)
+			return error("out of memory");
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		argv[2] = strdup(cmd);
+	} else if (workload_argv(spec->workload, &argv, name, sizeof(name)) < 0)
+		return -1;
+	if (tr || ek == 1) {
+		lb.kv = false;
+		lb.capall = 65536;
+		lb.all = malloc(lb.capall);
+		if (!lb.all)
+			lb.capall = 0;
+		else
+			lb.all[0] = '\0';
+	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		workload_argv_free(argv);
+		tool_end(tr, NULL, 0, res);
+		if (!tr)
+			workload_argv_free(argv);
+		free(lb.all);
 		return error("pipe: %s", strerror(errno));
 	}
 	/* SIGCHLD stays blocked except inside ppoll, so a child's exit wakes us at once */
@@ -351,7 +415,7 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 		goto out;
 	}
 	if (pid == 0)
-		child_exec(argv, spec, pfd[1], &orig, parent);
+		child_exec(argv, spec, attach, pfd[1], &orig, parent);
 	setpgid(pid, pid); /* also in the parent: no race with a kill(-pid) */
 	if (sampler_start(&smp, spec->cg ? spec->cg->path : NULL, spec->echo) < 0)
 		smp = NULL;
@@ -442,7 +506,22 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 		res->outcome = RUN_OOM;
 	if (res->outcome != RUN_OOM)
 		res->kernel_line[0] = '\0';
+	/* the numbers of a tool or of exec{...}: read from what it printed */
+	if (tr) {
+		tool_end(tr, lb.all ? lb.all : "", lb.nall, res);
+		tr = NULL;
+		argv = NULL; /* the tool's */
+	} else if (ek == 1 && res->outcome == RUN_OK &&
+		   extract_apply(&ex, lb.all ? lb.all : "", lb.nall, res->values, &res->nvalues, res->note,
+				 sizeof(res->note)) < 0 &&
+		   !res->note[0])
+		snprintf(res->note, sizeof(res->note), "its numbers could not be read");
 out:
+	if (tr) { /* it did not start: its server stops */
+		tool_end(tr, NULL, 0, res);
+		argv = NULL;
+	}
+	free(lb.all);
 	if (pr.pid > 0 && res->outcome == RUN_NOSTART)
 		probe_stop(&pr, res);
 	if (kfd >= 0)
@@ -461,7 +540,10 @@ const char *run_describe(const struct run_result *res, char *buf, size_t size)
 {
 	switch (res->outcome) {
 	case RUN_OK:
-		snprintf(buf, size, "completed");
+		if (res->note[0])
+			snprintf(buf, size, "completed, but its numbers could not be read: %s", res->note);
+		else
+			snprintf(buf, size, "completed");
 		break;
 	case RUN_FAILED:
 		snprintf(buf, size, "exited with status %d", res->exit_code);

@@ -40,6 +40,7 @@ struct run_result {
 	double user, sys, elapsed; /* seconds, from wait4 rusage and the monotonic clock */
 	long majflt, minflt, maxrss_kb;
 	char kernel_line[256]; /* the kernel's OOM line, when readable */
+	char note[512];	       /* why its numbers could not be read (a tool's, exec{...}'s), or "" */
 	int nvalues;
 	struct run_value values[RUN_MAX_VALUES];
 	/* the probe's own results, its summary line, and whether it ran to the end */

@@ -18,6 +18,8 @@
 #include "search-int.h"
 #include "settings.h"
 #include "swap.h"
+#include "extract.h"
+#include "tools.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -407,6 +409,9 @@ void search_opts_defaults(struct search_opts *o)
 int search_workload_init(struct search_workload *w, const char *spec, const char *metric, int maximize)
 {
 	const struct workload_info *wi;
+	const struct tool *t;
+	struct extract ex;
+	const char *cmd;
 	char **args;
 
 	w->spec = workload_alias(spec);
@@ -415,11 +420,32 @@ int search_workload_init(struct search_workload *w, const char *spec, const char
 	workload_argv_free(args);
 	wi = workload_find(w->name);
 	if (wi && metric) {
-		error("--metric is for exec: workloads; %s is scored by %s", w->name, wi->metric);
+		error("--metric is for exec: workloads and the tools; %s is scored by %s", w->name, wi->metric);
 		return EXIT_USAGE;
 	}
-	snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
-	w->maximize = wi ? wi->maximize : maximize == 1;
+	if ((t = tool_of(w->spec, NULL))) {
+		/* a tool's metric has the direction vmtune knows; --maximize/--minimize must agree */
+		bool up;
+		if (tool_metric(t, metric ? metric : t->metric, &up) < 0)
+			return EXIT_USAGE;
+		if (maximize >= 0 && (maximize == 1) != up) {
+			error("%s's %s is better %s: --%s contradicts it", t->name, metric ? metric : t->metric,
+			      up ? "higher" : "lower", maximize ? "maximize" : "minimize");
+			return EXIT_USAGE;
+		}
+		snprintf(w->metric, sizeof(w->metric), "%s", metric ? metric : t->metric);
+		w->maximize = up;
+	} else if (extract_from_spec(w->spec, &ex, &cmd) == 1) {
+		if (metric && strcmp(metric, "elapsed") && !extract_names(&ex, metric)) {
+			error("--metric %s: the workload's --metric-json/--metric-regex name no such value", metric);
+			return EXIT_USAGE;
+		}
+		snprintf(w->metric, sizeof(w->metric), "%s", metric ? metric : ex.r[0].name);
+		w->maximize = maximize == 1;
+	} else {
+		snprintf(w->metric, sizeof(w->metric), "%s", wi ? wi->metric : metric ? metric : "elapsed");
+		w->maximize = wi ? wi->maximize : maximize == 1;
+	}
 	if (w->weight <= 0)
 		w->weight = 1;
 	return 0;

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "extract.h"
+#include "tools.h"
 #include "vmtune.h"
 #include "workload.h"
 
@@ -77,15 +79,33 @@ int workload_argv(const char *spec, char ***argvp, char *name, size_t namelen)
 	size_t i;
 	int r;
 
-	if (strncmp(spec, "exec:", 5) == 0) {
-		if (spec[5] == '\0')
+	const struct tool *t;
+	const char *cmd = spec + 5, *args;
+	struct extract ex;
+
+	if ((t = tool_of(spec, &args))) {
+		if (tool_check(t, args) < 0 || tool_binary(t, path, sizeof(path)) < 0)
+			return -1;
+		argv = calloc(2, sizeof(*argv));
+		if (!argv || !(argv[0] = strdup(path))) {
+			free(argv);
+			return error("out of memory");
+		}
+		snprintf(name, namelen, "%s", t->name);
+		*argvp = argv;
+		return 0;
+	}
+	if ((r = extract_from_spec(spec, &ex, &cmd)) < 0)
+		return -1;
+	if (r == 1 || strncmp(spec, "exec:", 5) == 0) {
+		if (cmd[0] == '\0')
 			return error("workload 'exec:' names no command");
 		argv = calloc(4, sizeof(*argv));
 		if (!argv)
 			return error("out of memory");
 		argv[0] = strdup("/bin/sh");
 		argv[1] = strdup("-c");
-		argv[2] = strdup(spec + 5);
+		argv[2] = strdup(cmd);
 		snprintf(name, namelen, "exec");
 		*argvp = argv;
 		return 0;
@@ -103,7 +123,17 @@ int workload_argv(const char *spec, char ***argvp, char *name, size_t namelen)
 			strncat(list, k ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, workload_builtins[k].name, sizeof(list) - strlen(list) - 1);
 		}
-		error("unknown workload '%s' (built-in: %s; or exec:CMD for any program)", we.we_wordv[0], list);
+		char tl[128] = "", want[80];
+		for (k = 0; tools[k].name; k++)
+			snprintf(tl + strlen(tl), sizeof(tl) - strlen(tl), "%s%s:", k ? ", " : "", tools[k].name);
+		snprintf(want, sizeof(want), "%s:", we.we_wordv[0]);
+		if (tool_of(want, NULL))
+			error("unknown workload '%s': the tool's workload is '%s:' and its options (%s:%s)",
+			      we.we_wordv[0], we.we_wordv[0], we.we_wordv[0], spec + strlen(we.we_wordv[0]));
+		else
+			error("unknown workload '%s' (built-in: %s; tools: %s, each with the tool's own options; or "
+			      "exec:CMD for any program)",
+			      we.we_wordv[0], list, tl);
 		wordfree(&we);
 		return -1;
 	}
