@@ -17,11 +17,12 @@ PKGS = yaml-0.1 gsl libproc2 sqlite3 json-c libpq libsystemd
 # fleet store test), python3-yaml and systemd (systemd-tmpfiles) to parse the exports back, clang and
 # libclang-rt-14-dev (libFuzzer: the fuzz targets), kmod and e2fsprogs (the guest suite's modules and disk, the
 # fault suite's full file system), clang-format (the layout test), python3-optuna with python3-cmaes and python3-scipy
-# (bench/peers.sh: Optuna's samplers, its CMA-ES and QMC ones need those)
+# (bench/peers.sh: Optuna's samplers, its CMA-ES and QMC ones need those); the tool workloads' programs: fio,
+# stress-ng, sysbench, redis-server and redis-tools, postgresql (its server and pgbench)
 DEBS = pkg-config libyaml-dev libgsl-dev libproc2-dev libsqlite3-dev libjson-c-dev libpq-dev libsystemd-dev \
 	libcmocka-dev jq sqlite3 util-linux procps qemu-system-x86 busybox-static cpio postgresql python3-yaml systemd \
 	clang libclang-rt-14-dev kmod e2fsprogs gnuplot-nox chromium bash-completion python3-optuna python3-cmaes python3-scipy \
-	clang-format
+	clang-format fio stress-ng sysbench redis-server redis-tools
 
 CFLAGS ?= -O2 -g
 CFLAGS += $(SAN)

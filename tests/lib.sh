@@ -129,6 +129,8 @@ live_snapshot() {
 	echo "swaps=$(tail -n +2 /proc/swaps | awk '{print $1, $5}' | tr '\n' ' ')"
 	echo "cgroups=$(ls -d /sys/fs/cgroup/memory/vmtune* /sys/fs/cgroup/vmtune* 2>/dev/null | tr '\n' ' ')"
 	echo "debugfs=$(grep -c ' /sys/kernel/debug ' /proc/mounts)"
+	# the tools' servers and their data (tools.c): none of vmtune's left running or on disk
+	echo "servers=$(pgrep -x redis-server | wc -l)+$(pgrep -x postgres | wc -l) pgdata=$(ls -d /var/tmp/vmtune-pg-* 2>/dev/null | tr '\n' ' ')"
 }
 
 # For the live suites (root): a state dir of their own, a cleanup that puts back

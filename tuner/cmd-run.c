@@ -21,6 +21,7 @@
 #include "stats.h"
 #include "swap.h"
 #include "vmtune.h"
+#include "extract.h"
 #include "tools.h"
 #include "workload.h"
 
@@ -28,7 +29,12 @@
 #define MAX_RUNS 1000
 
 static const char run_opts[] =
-    "  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\" or exec:CMD (repeatable)\n"
+    "  -w, --workload SPEC     workload to run, e.g. \"mtest01 -p 80 -w\", a tool with its own options\n"
+    "                          (fio:, stress-ng:, sysbench:, redis:, pgbench:) or exec:CMD (repeatable)\n"
+    "      --metric-json NAME=PATH   exec:: NAME is the number at PATH (keys by dots, [\"key\"], [N]) in the\n"
+    "                          JSON the command prints (repeatable)\n"
+    "      --metric-regex NAME=RE    exec:: NAME is the one group of the last match of RE (repeatable)\n"
+    "      --metric-file FILE  read those from FILE, which the command writes, instead of its output\n"
     "      --mix FILE          the workloads, repetitions, probe and limits of a mix (workloads/mixes/)\n"
     "  -n, --runs N            runs of each workload (default 1; with --precision, at least 3)\n"
     "      --precision PCT     repeat until the 95% CI half-width is within PCT% of the centre\n"
@@ -435,12 +441,16 @@ int cmd_run(int argc, char **argv)
 		{ "settle", required_argument, NULL, 'T' },
 		{ "no-settle", no_argument, NULL, 'N' },
 		{ "zswap", no_argument, NULL, 'Z' },
+		{ "metric-json", required_argument, NULL, 'J' },
+		{ "metric-regex", required_argument, NULL, 'E' },
+		{ "metric-file", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_runs wl[MAX_WORKLOADS];
 	struct setting set[SETTINGS_MAX];
 	int nwl = 0, nset = 0, c, i, k, rc = 0, failed = 0;
 	bool tools_used = false;
+	struct extract ex = { .n = 0 };
 	long runs = 1, max_runs = 30, warmup = 1;
 	double precision = 0;
 	unsigned steps = SETTLE_DEFAULT;
@@ -459,6 +469,16 @@ int cmd_run(int argc, char **argv)
 		case 'h':
 			print_cmd_help("run", run_opts);
 			return 0;
+		case 'J':
+		case 'E':
+		case 'F':
+			if (extract_option(&ex,
+					   c == 'J'   ? "metric-json"
+					   : c == 'E' ? "metric-regex"
+						      : "metric-file",
+					   optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'w':
 			if (nwl >= MAX_WORKLOADS)
 				return usage_error("run", "at most %d --workload options", MAX_WORKLOADS);
@@ -563,6 +583,12 @@ int cmd_run(int argc, char **argv)
 	if (nwl == 0)
 		return usage_error(
 		    "run", "name a workload with --workload, e.g. --workload \"mtest01 -p 80 -w\", or --mix FILE");
+	if ((ex.n || ex.file[0]) && (nwl == 0 || strncmp(wl[0].spec, "exec:", 5) != 0))
+		return usage_error("run", "--metric-json, --metric-regex and --metric-file read an exec: workload's "
+					  "output; give one with --workload exec:CMD");
+	for (i = 0; i < nwl; i++)
+		if (!(wl[i].spec = extract_wrap_spec(wl[i].spec, &ex)))
+			return EXIT_USAGE;
 	/* validate every workload spec before anything changes; a bare built-in name
 	 * takes the options search gives it ("mtest01" is "mtest01 -p 80 -w") */
 	for (i = 0; i < nwl; i++) {

@@ -183,7 +183,10 @@ int cmd_search(int argc, char **argv)
 		case O_MJSON:
 		case O_MREGEX:
 		case O_MFILE:
-			if (extract_option(&ex, c == O_MJSON ? "metric-json" : c == O_MREGEX ? "metric-regex" : "metric-file",
+			if (extract_option(&ex,
+					   c == O_MJSON	   ? "metric-json"
+					   : c == O_MREGEX ? "metric-regex"
+							   : "metric-file",
 					   optarg) < 0)
 				return EXIT_USAGE;
 			break;
@@ -403,7 +406,8 @@ int cmd_search(int argc, char **argv)
 		return usage_error("search", "--metric-json, --metric-regex and --metric-file read an exec: workload's "
 					     "output; give one with --workload exec:CMD");
 	if (ex.file[0] && !ex.n)
-		return usage_error("search", "--metric-file names where to read; give --metric-json or --metric-regex too");
+		return usage_error("search",
+				   "--metric-file names where to read; give --metric-json or --metric-regex too");
 	for (i = 0; i < o.nwl; i++) {
 		int rc;
 		if (!(o.wl[i].spec = extract_wrap_spec(o.wl[i].spec, &ex)))

@@ -120,17 +120,18 @@ static int walk(json_object *root, const char *path, double *v, char *why, size_
 		if (!root)
 			continue;
 		if (st.index) {
-			if (!json_object_is_type(cur, json_type_array) ||
-			    st.n >= (long)json_object_array_length(cur)) {
-				snprintf(why, whysize, "the output's JSON has no [%ld] at %s%s", st.n, done[0] ? done : "the top",
+			if (!json_object_is_type(cur, json_type_array) || st.n >= (long)json_object_array_length(cur)) {
+				snprintf(why, whysize, "the output's JSON has no [%ld] at %s%s", st.n,
+					 done[0] ? done : "the top",
 					 json_object_is_type(cur, json_type_array) ? "" : " (not an array)");
 				return -1;
 			}
 			nxt = json_object_array_get_idx(cur, (size_t)st.n);
-		} else if (!json_object_is_type(cur, json_type_object) || !json_object_object_get_ex(cur, st.key, &nxt)) {
+		} else if (!json_object_is_type(cur, json_type_object) ||
+			   !json_object_object_get_ex(cur, st.key, &nxt)) {
 			char k[300];
-			snprintf(why, whysize, "the output's JSON has no key '%s' at %s", text_safe(st.key, k, sizeof(k)),
-				 done[0] ? done : "the top");
+			snprintf(why, whysize, "the output's JSON has no key '%s' at %s",
+				 text_safe(st.key, k, sizeof(k)), done[0] ? done : "the top");
 			return -1;
 		}
 		cur = nxt;
@@ -190,8 +191,9 @@ static int regex_check(const char *re, char *why, size_t whysize)
 	}
 	rc = rx.re_nsub == 1 ? 0 : -1;
 	if (rc < 0)
-		snprintf(why, whysize, "regular expression '%s' has %zu groups; it needs exactly one, around the number",
-			 safe, rx.re_nsub);
+		snprintf(why, whysize,
+			 "regular expression '%s' has %zu groups; it needs exactly one, around the number", safe,
+			 rx.re_nsub);
 	regfree(&rx);
 	return rc;
 }
@@ -273,8 +275,8 @@ static int rules_of(json_object *o, const char *key, enum extract_kind kind, str
 			return error("workload exec{...}: \"%s\": a bad entry (NAME of letters, digits, '_' and '.', "
 				     "a string, at most %d)",
 				     key, EXTRACT_MAX_RULES);
-		if ((kind == EX_JSON ? extract_json_path_check(e, why, sizeof(why)) : regex_check(e, why, sizeof(why))) <
-		    0)
+		if ((kind == EX_JSON ? extract_json_path_check(e, why, sizeof(why))
+				     : regex_check(e, why, sizeof(why))) < 0)
 			return error("workload exec{...}: %s: %s", name, why);
 		r = &ex->r[ex->n++];
 		r->kind = kind;
@@ -302,14 +304,16 @@ int extract_from_spec(const char *spec, struct extract *ex, const char **cmd)
 	json_tokener_free(tok);
 	if (!o || !json_object_is_type(o, json_type_object) || body[end] != ':') {
 		json_object_put(o);
-		return error("workload exec{...}: the braces do not hold one JSON object followed by ':' and the command");
+		return error(
+		    "workload exec{...}: the braces do not hold one JSON object followed by ':' and the command");
 	}
 	json_object_object_foreach(o, key, val)
 	{
 		(void)val;
 		if (strcmp(key, "json") && strcmp(key, "regex") && strcmp(key, "file")) {
 			char k[200];
-			rc = error("workload exec{...}: unknown key \"%s\" (json, regex, file)", text_safe(key, k, sizeof(k)));
+			rc = error("workload exec{...}: unknown key \"%s\" (json, regex, file)",
+				   text_safe(key, k, sizeof(k)));
 		}
 	}
 	if (rc == 0 && (rules_of(o, "json", EX_JSON, ex) < 0 || rules_of(o, "regex", EX_REGEX, ex) < 0))
@@ -440,8 +444,9 @@ int extract_apply(const struct extract *ex, const char *out, size_t len, struct 
 			struct json_tokener *tok = json_tokener_new();
 			doc = *s ? json_tokener_parse_ex(tok, s, (int)(len - (size_t)(s - text))) : NULL;
 			if (!doc) {
-				snprintf(why, whysize, "%s: the %s holds no JSON%s%s", r->name, ex->file[0] ? "output file" : "output",
-					 *s ? ": " : "", *s ? json_tokener_error_desc(json_tokener_get_error(tok)) : "");
+				snprintf(why, whysize, "%s: the %s holds no JSON%s%s", r->name,
+					 ex->file[0] ? "output file" : "output", *s ? ": " : "",
+					 *s ? json_tokener_error_desc(json_tokener_get_error(tok)) : "");
 				json_tokener_free(tok);
 				rc = -1;
 				break;

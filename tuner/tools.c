@@ -41,12 +41,12 @@
 #include "vmtune.h"
 
 const struct tool tools[] = {
-	{ "fio", "fio", "fio", "iops", "fio's jobs, read from its JSON (IOPS, bandwidth, completion-latency percentiles)",
-	  false },
-	{ "stress-ng", "stress-ng", "stress-ng", "bogo_ops_s", "stress-ng's stressors, bogo ops/s from its --yaml metrics",
-	  false },
-	{ "sysbench", "sysbench", "sysbench", "events_s", "a sysbench test (memory, cpu, fileio ...): rates and latency",
-	  false },
+	{ "fio", "fio", "fio", "iops",
+	  "fio's jobs, read from its JSON (IOPS, bandwidth, completion-latency percentiles)", false },
+	{ "stress-ng", "stress-ng", "stress-ng", "bogo_ops_s",
+	  "stress-ng's stressors, bogo ops/s from its --yaml metrics", false },
+	{ "sysbench", "sysbench", "sysbench", "events_s",
+	  "a sysbench test (memory, cpu, fileio ...): rates and latency", false },
 	{ "redis", "redis-server, redis-tools", "redis-benchmark", "rps",
 	  "redis-server in the cgroup holding keyspace -r of -d bytes, redis-benchmark --csv from outside", true },
 	{ "pgbench", "postgresql", "pgbench", "tps",
@@ -379,8 +379,8 @@ static const char *log_tail(const char *path, char *out, size_t size)
 }
 
 /* Start argv in dir (its log there), in cg when given, as user pw when given. */
-static int server_spawn(struct server *s, char *const argv[], const char *dir, const char *log,
-			const struct cgroup *cg, const struct passwd *pw)
+static int server_spawn(struct server *s, char *const argv[], const char *dir, const char *log, const struct cgroup *cg,
+			const struct passwd *pw)
 {
 	pid_t parent = getpid();
 
@@ -550,8 +550,8 @@ static int redis_opts(const struct words *ws, struct redis_data *d, char *why, s
 
 		if (is_opt(w, "-h") || is_opt(w, "-p") || is_opt(w, "-s") || is_opt(w, "-u") || is_opt(w, "-a") ||
 		    is_opt(w, "--user")) {
-			snprintf(why, whysize, "redis: %s is vmtune's to set (the server it starts has its own unix socket)",
-				 w);
+			snprintf(why, whysize,
+				 "redis: %s is vmtune's to set (the server it starts has its own unix socket)", w);
 			return -1;
 		}
 		if (is_opt(w, "-r"))
@@ -564,8 +564,8 @@ static int redis_opts(const struct words *ws, struct redis_data *d, char *why, s
 		errno = 0;
 		*into = v ? strtol(v, &end, 10) : 0;
 		if (!v || errno || *end || *into <= 0 || *into > (into == &d->keys ? 100000000L : 1L << 24)) {
-			snprintf(why, whysize, "redis: %s needs a positive number (got '%s')", into == &d->keys ? "-r" : "-d",
-				 v ? v : "");
+			snprintf(why, whysize, "redis: %s needs a positive number (got '%s')",
+				 into == &d->keys ? "-r" : "-d", v ? v : "");
 			return -1;
 		}
 	}
@@ -587,8 +587,9 @@ static void redis_conf(const char *dir)
 	f = fopen(path, "we");
 	if (!f)
 		return;
-	fprintf(f, "port 0\nunixsocket %s/redis.sock\nunixsocketperm 700\ndir %s\ndbfilename dump.rdb\nsave \"\"\n"
-		   "appendonly no\ndaemonize no\nprotected-mode yes\nlogfile \"\"\n",
+	fprintf(f,
+		"port 0\nunixsocket %s/redis.sock\nunixsocketperm 700\ndir %s\ndbfilename dump.rdb\nsave \"\"\n"
+		"appendonly no\ndaemonize no\nprotected-mode yes\nlogfile \"\"\n",
 		dir, dir);
 	fclose(f);
 }
@@ -629,7 +630,8 @@ static int redis_load(const char *sock, const struct redis_data *d)
 		size_t n = 0, want = 5 * (size_t)m, got = 0;
 
 		for (long j = 0; j < m; j++) {
-			n += (size_t)sprintf(buf + n, "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012ld\r\n$%ld\r\n", k + j, d->size);
+			n += (size_t)sprintf(buf + n, "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012ld\r\n$%ld\r\n", k + j,
+					     d->size);
 			for (long b = 0; b < d->size; b++) {
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 				buf[n++] = (char)('a' + x % 26);
@@ -689,12 +691,34 @@ static int pg_bin(const char *name, char *out, size_t size)
  * b c D f F h I j L M P R s t T U p, and the long ones that take one) */
 static bool pg_takes_arg(const char *w)
 {
-	static const char *const longs[] = { "--builtin", "--client", "--define", "--file", "--fillfactor", "--host",
-					     "--init-steps", "--jobs", "--latency-limit", "--protocol", "--progress",
-					     "--rate", "--scale", "--transactions", "--time", "--username", "--port",
-					     "--aggregate-interval", "--log-prefix", "--max-tries", "--partition-method",
-					     "--partitions", "--random-seed", "--sampling-rate", "--tablespace",
-					     "--index-tablespace", "--shared-buffers", NULL };
+	static const char *const longs[] = { "--builtin",
+					     "--client",
+					     "--define",
+					     "--file",
+					     "--fillfactor",
+					     "--host",
+					     "--init-steps",
+					     "--jobs",
+					     "--latency-limit",
+					     "--protocol",
+					     "--progress",
+					     "--rate",
+					     "--scale",
+					     "--transactions",
+					     "--time",
+					     "--username",
+					     "--port",
+					     "--aggregate-interval",
+					     "--log-prefix",
+					     "--max-tries",
+					     "--partition-method",
+					     "--partitions",
+					     "--random-seed",
+					     "--sampling-rate",
+					     "--tablespace",
+					     "--index-tablespace",
+					     "--shared-buffers",
+					     NULL };
 
 	if (w[1] == '-') {
 		for (int i = 0; longs[i]; i++)
@@ -725,7 +749,8 @@ static int pg_opts(struct words *ws, struct pg_data *d, char *why, size_t whysiz
 		}
 		if (pg_takes_arg(w) && !is_opt(w, "-s") && !is_opt(w, "--scale") && !is_opt(w, "--shared-buffers") &&
 		    !is_opt(w, "-h") && !is_opt(w, "-p") && !is_opt(w, "-U") && !is_opt(w, "--host") &&
-		    !is_opt(w, "--port") && !is_opt(w, "--username") && !is_opt(w, "-I") && !is_opt(w, "--log-prefix")) {
+		    !is_opt(w, "--port") && !is_opt(w, "--username") && !is_opt(w, "-I") &&
+		    !is_opt(w, "--log-prefix")) {
 			i++; /* its argument, whatever it looks like */
 			continue;
 		}
@@ -744,13 +769,16 @@ static int pg_opts(struct words *ws, struct pg_data *d, char *why, size_t whysiz
 			errno = 0;
 			d->scale = v ? strtol(v, &end, 10) : 0;
 			if (!v || errno || *end || d->scale < 1 || d->scale > 100000) {
-				snprintf(why, whysize, "pgbench: -s needs a scale factor from 1 to 100000 (got '%s')", v ? v : "");
+				snprintf(why, whysize, "pgbench: -s needs a scale factor from 1 to 100000 (got '%s')",
+					 v ? v : "");
 				return -1;
 			}
 		} else if (is_opt(w, "--shared-buffers")) {
 			v = opt_value(ws, &i, "--shared-buffers");
-			if (!v || !*v || strlen(v) >= sizeof(d->shared_buffers) || strspn(v, "0123456789kMGBT") != strlen(v)) {
-				snprintf(why, whysize, "pgbench: --shared-buffers needs a size such as 16MB (got '%s')", v ? v : "");
+			if (!v || !*v || strlen(v) >= sizeof(d->shared_buffers) ||
+			    strspn(v, "0123456789kMGBT") != strlen(v)) {
+				snprintf(why, whysize, "pgbench: --shared-buffers needs a size such as 16MB (got '%s')",
+					 v ? v : "");
 				return -1;
 			}
 			snprintf(d->shared_buffers, sizeof(d->shared_buffers), "%s", v);
@@ -852,14 +880,17 @@ static int pg_build(const char *dir, const struct pg_data *d, const struct passw
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(log, sizeof(log), "%s/build.log", dir);
 	{
-		char *argv[] = { initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", NULL };
+		char *argv[] = {
+			initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", NULL
+		};
 		if (pg_run_as(argv, dir, log, pw, 300) < 0)
 			return -1;
 	}
 	if (pg_start(&s, dir, d, NULL, pw, true) < 0)
 		return -1;
 	if ((rc = pg_wait(&s, dir, 120)) == 0) {
-		char host[4200], *argv[] = { pgb, "-i", "-q", "-s", scale, "-h", host, "-U", "postgres", "postgres", NULL };
+		char host[4200],
+		    *argv[] = { pgb, "-i", "-q", "-s", scale, "-h", host, "-U", "postgres", "postgres", NULL };
 		snprintf(scale, sizeof(scale), "%ld", d->scale);
 		snprintf(host, sizeof(host), "%s", dir);
 		rc = pg_run_as(argv, dir, log, NULL, 3600);
@@ -898,14 +929,14 @@ static int build_data(struct tool_run *tr, const struct words *ws, const char *a
 		double t0 = vt_now();
 		int rc;
 
-		info("%s: building its data once, outside every measured time (%s) in %s", t->name, key,
-			    tr->dir);
+		info("%s: building its data once, outside every measured time (%s) in %s", t->name, key, tr->dir);
 		if (strcmp(t->name, "redis") == 0) {
 			char sock[4200], log[4200], **argv = redis_server_argv(tr->dir);
 			struct server s = { .what = "redis-server" };
 
 			if (!argv)
-				return error("redis: redis-server is not installed (Debian's redis-server; `make` installs it)");
+				return error(
+				    "redis: redis-server is not installed (Debian's redis-server; `make` installs it)");
 			redis_conf(tr->dir);
 			snprintf(sock, sizeof(sock), "%s/redis.sock", tr->dir);
 			snprintf(log, sizeof(log), "%s/server.log", tr->dir);
@@ -944,8 +975,8 @@ int tool_check(const struct tool *t, const char *args)
 			if ((!strcmp(t->name, "fio") && (is_opt(w, "--output-format") || is_opt(w, "--output") ||
 							 is_opt(w, "--minimal") || is_opt(w, "--terse-version"))) ||
 			    (!strcmp(t->name, "stress-ng") && (is_opt(w, "--yaml") || is_opt(w, "-Y")))) {
-				snprintf(why, sizeof(why), "%s: %s is vmtune's to set (it reads the tool's %s)", t->name, w,
-					 !strcmp(t->name, "fio") ? "JSON on stdout" : "--yaml metrics");
+				snprintf(why, sizeof(why), "%s: %s is vmtune's to set (it reads the tool's %s)",
+					 t->name, w, !strcmp(t->name, "fio") ? "JSON on stdout" : "--yaml metrics");
 				rc = -1;
 			}
 		}
@@ -955,8 +986,9 @@ int tool_check(const struct tool *t, const char *args)
 			ends |= is_opt(ws.w[i], "-t") || is_opt(ws.w[i], "--timeout") ||
 				(strncmp(ws.w[i], "--", 2) == 0 && strstr(ws.w[i], "-ops"));
 		if (!ends) {
-			snprintf(why, sizeof(why),
-				 "stress-ng: give -t DURATION or --STRESSOR-ops N (without either it runs until stopped)");
+			snprintf(
+			    why, sizeof(why),
+			    "stress-ng: give -t DURATION or --STRESSOR-ops N (without either it runs until stopped)");
 			rc = -1;
 		}
 	}
@@ -997,8 +1029,9 @@ int tool_begin(const char *spec, const struct cgroup *cg, double timeout, struct
 	else if (!strcmp(t->name, "pgbench")) {
 		rc = pg_opts(&ws, &pd, why, sizeof(why));
 		if (rc == 0 && !(pw = getpwnam("postgres")))
-			rc = -1, snprintf(why, sizeof(why),
-					  "pgbench: the server needs the user 'postgres' (Debian's postgresql makes it)");
+			rc = -1,
+			snprintf(why, sizeof(why),
+				 "pgbench: the server needs the user 'postgres' (Debian's postgresql makes it)");
 	}
 	if (rc < 0)
 		error("%s", why);
@@ -1138,8 +1171,8 @@ static int parse_fio(const char *out, size_t len, struct run_result *res)
 
 		if (err != 0 && isfinite(err)) {
 			char safe[100];
-			snprintf(res->note, sizeof(res->note), "fio job %s ended with error %.0f", text_safe(name, safe, 100),
-				 err);
+			snprintf(res->note, sizeof(res->note), "fio job %s ended with error %.0f",
+				 text_safe(name, safe, 100), err);
 			rc = -1;
 			break;
 		}
@@ -1214,7 +1247,8 @@ static int parse_stress_ng(const char *file, struct run_result *res)
 			if (!m || m->type != YAML_MAPPING_NODE)
 				continue;
 			for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
-				yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
+				yaml_node_t *k = yaml_document_get_node(&doc, pr->key),
+					    *v = yaml_document_get_node(&doc, pr->value);
 				const char *ks, *vs;
 				char *end;
 				double x;
