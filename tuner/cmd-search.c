@@ -21,7 +21,7 @@ static const char search_opts_help[] =
     "                          or a tool with its own options: fio:, stress-ng:, sysbench:, redis:, pgbench:\n"
     "      --metric NAME       score by NAME: for exec:, the last NAME=VALUE it prints or a value of\n"
     "                          --metric-json/--metric-regex (default: wall time); for a tool, one of the\n"
-    "                          metrics it reports (`vmtune --help` lists them), its direction known\n"
+    "                          metrics it reports (listed below), its direction known\n"
     "      --maximize, --minimize  direction of --metric for exec: (default minimize)\n"
     "      --metric-json NAME=PATH   exec:: NAME is the number at PATH (keys by dots, [\"key\"], [N]) in the\n"
     "                          JSON the command prints (repeatable)\n"

@@ -117,6 +117,13 @@ void print_cmd_help(const char *cmd, const char *options)
 		printf("\nbuilt-in workloads (SPEC is a NAME and its options), or exec:CMD for any program:\n");
 		for (i = 0; workload_builtins[i].name; i++)
 			printf("  %-10s %s\n", workload_builtins[i].name, workload_builtins[i].summary);
+		printf("\ntools (SPEC is TOOL: and the tool's own options; --metric one of its metrics, + higher is\n"
+		       "better, - lower; each also per job or test as NAME.METRIC; the first is the default):\n");
+		for (i = 0; tools[i].name; i++) {
+			char m[512];
+			printf("  %-10s %s\n  %-10s metrics: %s\n", tools[i].name, tools[i].summary, "",
+			       tool_metrics(&tools[i], m, sizeof(m)));
+		}
 	}
 	printf("\n%s", global_help);
 }

@@ -44,11 +44,11 @@ const struct tool tools[] = {
 	{ "fio", "fio", "fio", "iops",
 	  "fio's jobs, read from its JSON (IOPS, bandwidth, completion-latency percentiles)", false },
 	{ "stress-ng", "stress-ng", "stress-ng", "bogo_ops_s",
-	  "stress-ng's stressors, bogo ops/s from its --yaml metrics", false },
+	  "stress-ng's stressors, bogo ops/s from its YAML metrics", false },
 	{ "sysbench", "sysbench", "sysbench", "events_s",
 	  "a sysbench test (memory, cpu, fileio ...): rates and latency", false },
 	{ "redis", "redis-server, redis-tools", "redis-benchmark", "rps",
-	  "redis-server in the cgroup holding keyspace -r of -d bytes, redis-benchmark --csv from outside", true },
+	  "redis-server in the cgroup holding keyspace -r of -d bytes, redis-benchmark's CSV from outside", true },
 	{ "pgbench", "postgresql", "pgbench", "tps",
 	  "a PostgreSQL server in the cgroup, pgbench's tables at scale -s, pgbench from outside", true },
 	{ NULL, NULL, NULL, NULL, NULL, false },
@@ -1126,6 +1126,15 @@ static void vname(char *out, size_t size, const char *prefix, const char *metric
 	snprintf(out, size, "%s%s%s", p, k ? "." : "", metric);
 }
 
+/* A value already put (the tools' readers stay below the runner: no run_value). */
+static double got(const struct run_result *res, const char *name)
+{
+	for (int i = 0; i < res->nvalues; i++)
+		if (strcmp(res->values[i].name, name) == 0)
+			return res->values[i].value;
+	return NAN;
+}
+
 static void acc(struct run_result *res, const char *prefix, const char *metric, double v, bool sum)
 {
 	char name[48];
@@ -1134,7 +1143,7 @@ static void acc(struct run_result *res, const char *prefix, const char *metric, 
 	if (!isfinite(v))
 		return;
 	vname(name, sizeof(name), prefix, metric);
-	old = run_value(res, name);
+	old = got(res, name);
 	extract_put(res->values, &res->nvalues, name, !isfinite(old) ? v : sum ? old + v : fmax(old, v));
 }
 
@@ -1340,7 +1349,7 @@ static int parse_sysbench(const char *out, struct run_result *res)
 		return -1;
 	}
 	acc(res, "", "total_s", total, false);
-	if (!isfinite(run_value(res, "events_s")))
+	if (!isfinite(got(res, "events_s")))
 		acc(res, "", "events_s", events / total, false);
 	return 0;
 }
@@ -1417,7 +1426,7 @@ static int parse_redis(const char *out, struct run_result *res)
 	}
 	/* each test makes -n requests: the rate over all of them, the mean of the means */
 	extract_put(res->values, &res->nvalues, "rps", tests / inv);
-	extract_put(res->values, &res->nvalues, "avg_ms", run_value(res, "avg_ms") / tests);
+	extract_put(res->values, &res->nvalues, "avg_ms", got(res, "avg_ms") / tests);
 	return 0;
 }
 
@@ -1515,4 +1524,16 @@ int tool_end(struct tool_run *tr, const char *out, size_t len, struct run_result
 	free(tr->a.v);
 	free(tr);
 	return rc;
+}
+
+const char *tool_metrics(const struct tool *t, char *buf, size_t size)
+{
+	const char *const *m = metric_table[tool_index(t)];
+
+	buf[0] = '\0';
+	for (int i = 0; m[i]; i++) {
+		size_t len = strlen(m[i]) - 1, n = strlen(buf);
+		snprintf(buf + n, size - n, "%s%.*s%s", i ? " " : "", (int)len, m[i], m[i][len] == '+' ? "+" : "-");
+	}
+	return buf;
 }

@@ -34,6 +34,8 @@ int tool_binary(const struct tool *t, char *out, size_t size);
  * reports per job or per test, "JOB.read_iops", has its base name's direction)
  * 0, or -1 with the tool's metrics listed. */
 int tool_metric(const struct tool *t, const char *name, bool *maximize);
+/* Its metrics, "iops+ read_iops+ ... read_clat_p99_ms-" ('+': higher is better). */
+const char *tool_metrics(const struct tool *t, char *buf, size_t size);
 /* The spec's options checked without running anything (the ones vmtune sets
  * itself refused, a server's data options read): 0, or -1 with the reason. */
 int tool_check(const struct tool *t, const char *args);
