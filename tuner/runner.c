@@ -91,16 +91,7 @@ static void add_value(struct run_value *vals, int *n, const char *line)
 		return;
 	memcpy(name, line, len);
 	name[len] = '\0';
-	for (i = 0; i < *n; i++) {
-		if (strcmp(vals[i].name, name) == 0) {
-			vals[i].value = v;
-			return;
-		}
-	}
-	if (*n >= RUN_MAX_VALUES)
-		return;
-	snprintf(vals[*n].name, sizeof(vals[0].name), "%s", name);
-	vals[(*n)++].value = v;
+	extract_put(vals, n, name, v); /* the last one wins */
 }
 
 static void put_value(struct run_value *vals, int *n, const char *name, double v)
@@ -366,16 +357,8 @@ int runner_run(const struct run_spec *spec, struct run_result *res)
 	if (tool_of(spec->workload, NULL)) {
 		if (tool_begin(spec->workload, spec->cg, spec->timeout, &tr, &argv, &attach) < 0)
 			return -1;
-	} else if ((ek = extract_from_spec(spec->workload, &ex, &cmd)) < 0) {
-		return -1;
-	} else if (ek == 1) {
-		argv = calloc(4, sizeof(*argv));
-		if (!argv)
-			return error("out of memory");
-		argv[0] = strdup("/bin/sh");
-		argv[1] = strdup("-c");
-		argv[2] = strdup(cmd);
-	} else if (workload_argv(spec->workload, &argv, name, sizeof(name)) < 0)
+	} else if ((ek = extract_from_spec(spec->workload, &ex, &cmd)) < 0 ||
+		   workload_argv(spec->workload, &argv, name, sizeof(name)) < 0)
 		return -1;
 	if (tr || ek == 1) {
 		lb.kv = false;
