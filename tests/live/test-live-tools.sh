@@ -53,9 +53,10 @@ as_before "redis"
 "$VMTUNE" --state-dir "$STATE" run -w 'redis:-t get -n 2000000 -r 200000 -d 1000 -c 4' -n 3 --memory-limit 128M \
 	--swap 512M >"$T/out" 2>"$T/err" &
 pid=$! BG=$!
-check "redis-benchmark is running" wait_for 'pgrep -x redis-benchmark >/dev/null'
-srv=$(pgrep -x redis-server | head -1)
-cli=$(pgrep -x redis-benchmark | head -1)
+check "redis-benchmark is running" wait_for 'pgrep -f "redis-benchmark -s $STATE/" >/dev/null'
+# ours, by their socket in this state dir (not a redis the machine may run itself)
+srv=$(pgrep -f "redis-server unixsocket:$STATE/" | head -1)
+cli=$(pgrep -f "redis-benchmark -s $STATE/" | head -1)
 scg=$(grep -E '^[0-9]+:memory:' "/proc/$srv/cgroup" 2>/dev/null | cut -d: -f3)
 ccg=$(grep -E '^[0-9]+:memory:' "/proc/$cli/cgroup" 2>/dev/null | cut -d: -f3)
 echo "# redis-server in memory cgroup '$scg', redis-benchmark in '$ccg'"
@@ -64,7 +65,7 @@ check "the client runs outside it" eval '[[ "$ccg" != /vmtune* ]]'
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 BG=
-check "kill -9 of vmtune: the server dies with it" wait_for '! pgrep -x redis-server >/dev/null'
+check "kill -9 of vmtune: the server (pid ${srv:-none}) dies with it" eval 'test -n "$srv" && wait_for "! kill -0 $srv 2>/dev/null"'
 lexpect 0 "vmtune restore after kill -9" restore
 check "the data directory is gone" no_data_left
 as_before "redis and kill -9"
