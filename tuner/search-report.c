@@ -563,8 +563,15 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		       S->o->nwl == 1 ? best_c->cand_metric : 1 + best_c->change_pct / 100, best_c->change_pct,
 		       best_c->ci_lo, best_c->ci_hi);
 	} else {
-		printf("\nnothing beat the original settings significantly: keep them "
-		       "(the profile changes nothing: the machine keeps its own values)\n");
+		bool refused = false;
+		for (int k = 0; k < nc; k++)
+			refused |= c[k].significant && c[k].guard_broken;
+		if (refused)
+			printf("\nwhat was shown better breaks a guard (above): keep the original settings "
+			       "(the profile changes nothing: the machine keeps its own values)\n");
+		else
+			printf("\nnothing beat the original settings significantly: keep them "
+			       "(the profile changes nothing: the machine keeps its own values)\n");
 	}
 }
 

@@ -234,7 +234,7 @@ static int stopped(struct search *S)
 int search_run(struct search_opts *o)
 {
 	struct search S;
-	struct confirm c[8];
+	struct confirm c[8], unclaimed;
 	const struct confirm *best_c = NULL, *claim = NULL;
 	static struct ablation A;
 	char out[PATH_MAX], knobs_buf[2048], specs[SEARCH_MAX_WORKLOADS][1024];
@@ -323,7 +323,13 @@ int search_run(struct search_opts *o)
 	search_report(&S, rec, claim, nc, c, &A);
 	/* the profile first: a run is done only once its profile is on disk, so a
 	 * crash in between leaves a run that --resume finishes */
-	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &c[0] : NULL), &A) < 0) {
+	/* no claim (nothing shown better, or what was breaks a guard): the profile keeps the
+	 * original settings, and its evidence claims no significance it does not recommend */
+	if (!claim && nc) {
+		unclaimed = c[0];
+		unclaimed.significant = false;
+	}
+	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &unclaimed : NULL), &A) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}

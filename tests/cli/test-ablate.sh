@@ -135,6 +135,7 @@ check "a finalist was shown better and refused for its footprint" \
 	jq -e '.guard_rejected | length > 0 and all(.[]; .guards.footprint.broken)' "$T/gres"
 check "the output names the guard and by how much" out_has 'breaks a guard: footprint \+[0-9.]+% \(limit footprint<=\+10%\); not recommended'
 check "nothing recommended raises page-cluster" test "$(jq -r '.recommended["vm.page-cluster"]' "$T/gres")" -le 3
+decision_agrees "the guarded search" "$g/p.yaml"
 vt --root "$g" --db "$g.db" search --workload "exec:$SIM sparse 0.05 20" --metric value --minimize \
 	--knobs vm.page-cluster,vm.swappiness --seed 3 --guard none -o "$g/p2.yaml"
 sqlite3 "$g.db" "select result from runs order by id desc limit 1" >"$T/gres2"
