@@ -43,20 +43,30 @@ err_lacks() { ! grep -qE -- "$1" "$T/err"; }
 # significantly better, a profile "significant: true" with a negative change whose
 # interval excludes 0, and some knob changed; or "nothing beat the original settings",
 # no finalist significantly better, "significant: false", and every knob's recommended
-# value its original. The profile's settings are the table's RECOMMENDED column (but for
+# value its original; or "what was shown better breaks a guard": every finalist shown
+# better named with the guard it breaks, "significant: false", no knob changed. The profile's settings are the table's RECOMMENDED column (but for
 # the pseudo-knob swap: a profile records the backend as its machine's swap_backend).
 decision_agrees() {
-	local name=$1 p=$2 rec kept better sig changed table what why=""
+	local name=$1 p=$2 rec kept better refused broken sig changed table what why=""
 	rec=$(grep -cE '^[^ ]+: [0-9.e+-]+ -> [0-9.e+-]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost, over every look and finalist\) with the recommended settings$' "$T/out")
 	kept=$(grep -c '^nothing beat the original settings significantly: keep them' "$T/out")
 	better=$(grep -c '^finalist .*, significant: it costs less$' "$T/out")
+	refused=$(grep -c '^what was shown better breaks a guard (above): keep the original settings' "$T/out")
+	broken=$(grep -c '^finalist .* is shown better but breaks a guard: ' "$T/out")
 	sig=$(sed -n 's/^  objective: {.* significant: \(true\|false\)}$/\1/p' "$p")
 	# the changed knobs: the rows under the table's header, before what was put back
 	table=$(sed -n '/^CHANGED KNOB  *ORIGINAL  *RECOMMENDED/,/^(putting it back costs/p' "$T/out" |
 		sed '1d;$d' | sed -n '/^[a-z]/p' | sed '/^put back to the original/,$d;/^searched, and left/,$d' |
 		grep -vE '^[0-9]+ other knob')
 	changed=$(awk '$2 != $3' <<<"$table" | grep -c .)
-	if [ "$rec/$kept" = 1/0 ]; then
+	if [ "$rec/$kept/$refused" = 0/0/1 ]; then
+		# shown better, refused for a guard: every finalist shown better breaks one
+		[ "$better" -ge 1 ] && [ "$broken" = "$better" ] ||
+			why="$why; $better finalist(s) shown better and $broken breaking a guard"
+		[ "$sig" = false ] || why="$why; the profile says significant: ${sig:-nothing}"
+		[ "$changed" = 0 ] || why="$why; $changed knob(s) changed"
+		what="the original settings kept: what was shown better breaks a guard"
+	elif [ "$rec/$kept" = 1/0 ]; then
 		[ "$better" -ge 1 ] || why="$why; no finalist significantly better"
 		[ "$sig" = true ] || why="$why; the profile says significant: ${sig:-nothing}"
 		sed -n 's/^  objective: {.* ci95_pct: \[\([^,]*\), \([^]]*\)\].*/\1 \2/p' "$p" |
@@ -129,8 +139,14 @@ live_snapshot() {
 	echo "swaps=$(tail -n +2 /proc/swaps | awk '{print $1, $5}' | tr '\n' ' ')"
 	echo "cgroups=$(ls -d /sys/fs/cgroup/memory/vmtune* /sys/fs/cgroup/vmtune* 2>/dev/null | tr '\n' ' ')"
 	echo "debugfs=$(grep -c ' /sys/kernel/debug ' /proc/mounts)"
-	# the tools' servers and their data (tools.c): none of vmtune's left running or on disk
-	echo "servers=$(pgrep -x redis-server | wc -l)+$(pgrep -x postgres | wc -l) pgdata=$(ls -d /var/tmp/vmtune-pg-* 2>/dev/null | tr '\n' ' ')"
+	# the tools' servers and their data (tools.c): none of vmtune's left running or on disk.
+	# vmtune's own only (a redis-server whose socket is in a data-redis- dir of a state dir,
+	# a postmaster on a /var/tmp/vmtune-pg- data dir), not a server another suite or the
+	# machine runs; a process killed and not yet reaped by its parent, a zombie, holds
+	# nothing: not counted
+	echo "servers=$(ps -e -o stat=,comm=,args= | awk '$1 !~ /^Z/ &&
+		(($2 == "redis-server" && /\/data-redis-/) || ($2 == "postgres" && /-D \/var\/tmp\/vmtune-pg-/))' | wc -l)" \
+		"pgdata=$(ls -d /var/tmp/vmtune-pg-* 2>/dev/null | tr '\n' ' ')"
 }
 
 # For the live suites (root): a state dir of their own, a cleanup that puts back

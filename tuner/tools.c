@@ -241,10 +241,13 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 }
 
 /* SIGKILL every process whose working directory is inside dir (the servers chdir
- * into their data), then wait for them to go. */
+ * into their data), then wait until each one killed is gone from /proc, reaped,
+ * not a zombie still counted (at most 10 s). */
 static void kill_inside(const char *dir)
 {
 	size_t n = strlen(dir);
+	pid_t killed[256];
+	int nk = 0;
 
 	for (int round = 0; round < 50; round++) {
 		DIR *d = opendir("/proc");
@@ -252,7 +255,7 @@ static void kill_inside(const char *dir)
 		int found = 0;
 
 		if (!d)
-			return;
+			break;
 		while ((e = readdir(d))) {
 			char link[64], cwd[4096];
 			ssize_t len;
@@ -264,18 +267,31 @@ static void kill_inside(const char *dir)
 			if (len <= 0)
 				continue;
 			cwd[len] = '\0';
-			if (strncmp(cwd, dir, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/')) {
-				kill((pid_t)atol(e->d_name), SIGKILL);
+			if (strncmp(cwd, dir, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/' || cwd[n] == ' ')) {
+				pid_t pid = (pid_t)atol(e->d_name);
+				kill(pid, SIGKILL);
+				if (nk < (int)(sizeof(killed) / sizeof(killed[0])))
+					killed[nk++] = pid;
 				found++;
 			}
 		}
 		closedir(d);
 		if (!found)
-			return;
+			break;
 		/* our own children: reap them, so that they are gone, not zombies */
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 		usleep(100 * 1000);
+	}
+	for (int t = 0; t < 200; t++) {
+		int left = 0;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		for (int i = 0; i < nk; i++)
+			left += kill(killed[i], 0) == 0;
+		if (!left)
+			return;
+		usleep(50 * 1000);
 	}
 }
 
@@ -1071,7 +1087,8 @@ int tool_begin(const char *spec, const struct cgroup *cg, double timeout, struct
 		snprintf(sock, sizeof(sock), "%s/redis.sock", tr->dir);
 		snprintf(log, sizeof(log), "%s/server.log", tr->dir);
 		tr->srv.what = "redis-server";
-		rc = sv ? server_spawn(&tr->srv, sv, tr->dir, log, cg, NULL) : -1;
+		rc = sv ? server_spawn(&tr->srv, sv, tr->dir, log, cg, NULL)
+			: error("redis: redis-server is not installed (Debian's redis-server; `make` installs it)");
 		if (rc == 0)
 			rc = redis_wait(&tr->srv, sock, timeout > 0 ? timeout : 600);
 		add(&tr->a, "-s");
