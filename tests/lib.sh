@@ -44,14 +44,18 @@ err_lacks() { ! grep -qE -- "$1" "$T/err"; }
 # interval excludes 0, and some knob changed; or "nothing beat the original settings",
 # no finalist significantly better, "significant: false", and every knob's recommended
 # value its original; or "what was shown better breaks a guard": every finalist shown
-# better named with the guard it breaks, "significant: false", no knob changed. The profile's settings are the table's RECOMMENDED column (but for
+# better named with the guard it breaks, "significant: false", no knob changed; or
+# "what was shown better makes the check workload worse" (--check-workload): a check
+# line refusing it, "significant: false", no knob changed. The profile's settings are the table's RECOMMENDED column (but for
 # the pseudo-knob swap: a profile records the backend as its machine's swap_backend).
 decision_agrees() {
-	local name=$1 p=$2 rec kept better refused broken sig changed table what why=""
+	local name=$1 p=$2 rec kept better refused broken checked worse sig changed table what why=""
 	rec=$(grep -cE '^[^ ]+: [0-9.e+-]+ -> [0-9.e+-]+ \(-[0-9.]+%, 95% CI -[0-9.]+% \.\. -[0-9.]+% of the cost, over every look and finalist\) with the recommended settings$' "$T/out")
 	kept=$(grep -c '^nothing beat the original settings significantly: keep them' "$T/out")
 	better=$(grep -c '^finalist .*, significant: it costs less$' "$T/out")
 	refused=$(grep -c '^what was shown better breaks a guard (above): keep the original settings' "$T/out")
+	checked=$(grep -c '^what was shown better makes the check workload worse (above): keep the original settings' "$T/out")
+	worse=$(grep -cE '^check on .*: (makes it worse|a run failed with the recommended settings): the recommendation is refused' "$T/out")
 	broken=$(grep -c '^finalist .* is shown better but breaks a guard: ' "$T/out")
 	sig=$(sed -n 's/^  objective: {.* significant: \(true\|false\)}$/\1/p' "$p")
 	# the changed knobs: the rows under the table's header, before what was put back
@@ -59,15 +63,23 @@ decision_agrees() {
 		sed '1d;$d' | sed -n '/^[a-z]/p' | sed '/^put back to the original/,$d;/^searched, and left/,$d' |
 		grep -vE '^[0-9]+ other knob')
 	changed=$(awk '$2 != $3' <<<"$table" | grep -c .)
-	if [ "$rec/$kept/$refused" = 0/0/1 ]; then
+	if [ "$rec/$kept/$refused/$checked" = 0/0/0/1 ]; then
+		# shown better, then refused by --check-workload: the check line says so
+		[ "$better" -ge 1 ] || why="$why; no finalist shown better"
+		[ "$worse" = 1 ] || why="$why; no check line refusing it"
+		[ "$sig" = false ] || why="$why; the profile says significant: ${sig:-nothing}"
+		[ "$changed" = 0 ] || why="$why; $changed knob(s) changed"
+		what="the original settings kept: what was shown better makes the check workload worse"
+	elif [ "$rec/$kept/$refused" = 0/0/1 ]; then
 		# shown better, refused for a guard: every finalist shown better breaks one
 		[ "$better" -ge 1 ] && [ "$broken" = "$better" ] ||
 			why="$why; $better finalist(s) shown better and $broken breaking a guard"
 		[ "$sig" = false ] || why="$why; the profile says significant: ${sig:-nothing}"
 		[ "$changed" = 0 ] || why="$why; $changed knob(s) changed"
 		what="the original settings kept: what was shown better breaks a guard"
-	elif [ "$rec/$kept" = 1/0 ]; then
+	elif [ "$rec/$kept/$checked" = 1/0/0 ]; then
 		[ "$better" -ge 1 ] || why="$why; no finalist significantly better"
+		[ "$worse" = 0 ] || why="$why; yet a check line refuses it"
 		[ "$sig" = true ] || why="$why; the profile says significant: ${sig:-nothing}"
 		sed -n 's/^  objective: {.* ci95_pct: \[\([^,]*\), \([^]]*\)\].*/\1 \2/p' "$p" |
 			awk '{ exit !($1 < 0 && $2 < 0) }' || why="$why; the profile's interval is not below 0"

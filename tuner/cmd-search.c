@@ -64,6 +64,10 @@ static const char search_opts_help[] =
     "                          and with a probe p99<=+25%; --guard none drops them\n"
     "      --ablate-rounds N   paired rounds at most in each step of the walk back from the confirmed\n"
     "                          setting to the smallest change that keeps the gain (default 20; 0: no walk)\n"
+    "      --check-workload SPEC  measure the recommendation on SPEC too, a workload the search did not\n"
+    "                          tune for (its own metric), against the original settings in paired rounds;\n"
+    "                          refuse it if it makes SPEC worse (kept in the run with --resume)\n"
+    "      --check-metric NAME, --check-maximize  the check workload's metric (as --metric, --maximize)\n"
     "      --dry-run           print the plan; change nothing\n"
     "      --resume RUN        continue an interrupted run from the database\n"
     "      --warm-start        seed the bo surrogate with the stored trials of these workloads from every\n"
@@ -112,7 +116,10 @@ int cmd_search(int argc, char **argv)
 		O_WARMUP,
 		O_ZSWAP,
 		O_GUARD,
-		O_ABLATE
+		O_ABLATE,
+		O_CHECK,
+		O_CHECK_METRIC,
+		O_CHECK_MAX
 	};
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -153,15 +160,19 @@ int cmd_search(int argc, char **argv)
 		{ "zswap", no_argument, NULL, O_ZSWAP },
 		{ "guard", required_argument, NULL, O_GUARD },
 		{ "ablate-rounds", required_argument, NULL, O_ABLATE },
+		{ "check-workload", required_argument, NULL, O_CHECK },
+		{ "check-metric", required_argument, NULL, O_CHECK_METRIC },
+		{ "check-maximize", no_argument, NULL, O_CHECK_MAX },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct search_opts o;
-	const char *metric = NULL, *mixfile = NULL, *objective = NULL;
+	const char *metric = NULL, *mixfile = NULL, *objective = NULL, *check = NULL,
+		   *check_metric = NULL;
 	bool zswap = false, no_guards = false;
 	struct guard guards[SEARCH_MAX_GUARDS];
 	int nguards = 0;
 	static struct mix mix;
-	int c, i, maximize = -1;
+	int c, i, maximize = -1, check_max = -1;
 	long v;
 	char why[256];
 	struct extract ex = { .n = 0 };
@@ -329,6 +340,15 @@ int cmd_search(int argc, char **argv)
 				return usage_error("search", "--ablate-rounds %s", why);
 			o.ablate_rounds = (int)v;
 			break;
+		case O_CHECK:
+			check = optarg;
+			break;
+		case O_CHECK_METRIC:
+			check_metric = optarg;
+			break;
+		case O_CHECK_MAX:
+			check_max = 1;
+			break;
 		case O_RESUME:
 			if (parse_long(optarg, 1, 1L << 40, &o.resume, why, sizeof(why)) < 0)
 				return usage_error("search", "--resume %s", why);
@@ -415,6 +435,16 @@ int cmd_search(int argc, char **argv)
 		rc = search_workload_init(&o.wl[i], o.wl[i].spec, metric, maximize);
 		if (rc)
 			return rc;
+	}
+	if ((check_metric || check_max > 0) && !check)
+		return usage_error("search", "--check-metric and --check-maximize go with --check-workload");
+	if (check) {
+		/* its metric: --check-metric, else its own (a built-in's, a tool's default, an
+		 * exec{...} spec's first value, an exec: command's elapsed time) */
+		int rc = search_workload_init(&o.check, check, check_metric, check_max);
+		if (rc)
+			return rc;
+		o.have_check = true;
 	}
 	return search_run(&o);
 }

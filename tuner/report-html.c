@@ -243,8 +243,11 @@ static int chart_confirm(struct html *h)
 		html_missing(h, "chart-confirm", "Original against recommended",
 			     !v->has_result
 				 ? "The run did not finish: nothing was confirmed."
-				 : "The recommended settings are the original ones: nothing beat them, so there is "
-				   "nothing to set against them.");
+				 : v->refused[0]
+				     ? "The recommended settings are the original ones: what was shown better was refused "
+				       "(see the decision), so there is nothing to set against them."
+				     : "The recommended settings are the original ones: nothing beat them, so there is "
+				       "nothing to set against them.");
 		return 0;
 	}
 	na = side_values(v, 0, a, MAX_OBS);
@@ -502,7 +505,20 @@ static void header(struct html *h)
 		html_out(h, "significant: %+.1f%% of the cost (95%% CI %+.1f%% .. %+.1f%%)", v->change_pct, v->ci_lo,
 			 v->ci_hi);
 	else
-		html_out(h, "nothing beat the original settings significantly: keep them");
+		html_out(h, "%s", view_decision(v));
+	if (v->check) {
+		json_object *x;
+		html_out(h, "</td></tr>\n<tr><th>check</th><td>");
+		if (json_object_object_get_ex(v->check, "workload", &x) && json_object_is_type(x, json_type_string))
+			html_esc(h->f, json_object_get_string(x));
+		html_out(h, ": ");
+		if (json_object_object_get_ex(v->check, "verdict", &x) && json_object_is_type(x, json_type_string))
+			html_esc(h->f, json_object_get_string(x));
+		if (json_object_object_get_ex(v->check, "change_pct", &x) && json_object_is_type(x, json_type_double))
+			html_out(h, ", %+.1f%% of the cost", json_object_get_double(x));
+		if (!strcmp(v->refused, "check"))
+			html_out(h, ": the recommendation was refused");
+	}
 	html_out(
 	    h, "</td></tr>\n</table>\n<h2>Settings</h2>\n<table>\n<tr><th>knob</th><th>original</th>"
 	       "<th>recommended</th><th>putting it back costs</th><th>range searched</th><th>sensitivity</th></tr>\n");

@@ -81,6 +81,13 @@ char *run_config_json(const struct run_config *c)
 		json_object_object_add(j, "swap_backend", json_object_new_string(c->swap_backend));
 	json_object_object_add(j, "root", json_object_new_string(c->root));
 	json_object_object_add(j, "probe", c->probe[0] ? json_object_new_string(c->probe) : NULL);
+	if (c->check[0]) {
+		json_object *k = json_object_new_object();
+		json_object_object_add(k, "spec", json_object_new_string(c->check));
+		json_object_object_add(k, "metric", json_object_new_string(c->check_metric));
+		json_object_object_add(k, "maximize", json_object_new_boolean(c->check_maximize));
+		json_object_object_add(j, "check_workload", k);
+	}
 	json_object_object_add(j, "objective", json_object_new_string(c->objective));
 	json_object_object_add(j, "require", rq);
 	if (c->has_design) {
@@ -121,6 +128,7 @@ static bool run_config_clean(const struct run_config *c)
 	     c->warmup > 100 || !(c->min_effect > 0 && c->min_effect < 1) || !text_oneline(c->settle, NULL)))
 		return false;
 	return text_oneline(c->strategy, NULL) && text_oneline(c->root, NULL) && text_oneline(c->probe, NULL) &&
+	       text_oneline(c->check, NULL) && text_oneline(c->check_metric, NULL) &&
 	       text_oneline(c->objective, NULL);
 }
 
@@ -167,6 +175,9 @@ int run_config_parse(const char *json, struct run_config *c)
 	get_str(j, "swap_backend", c->swap_backend, sizeof(c->swap_backend), "");
 	get_str(j, "root", c->root, sizeof(c->root), "");
 	get_str(j, "probe", c->probe, sizeof(c->probe), "");
+	get_str(get(j, "check_workload"), "spec", c->check, sizeof(c->check), "");
+	get_str(get(j, "check_workload"), "metric", c->check_metric, sizeof(c->check_metric), "");
+	c->check_maximize = json_object_get_boolean(get(get(j, "check_workload"), "maximize"));
 	get_str(j, "objective", c->objective, sizeof(c->objective), "throughput");
 	a = get(j, "require");
 	for (i = 0; a && json_object_is_type(a, json_type_array) && i < json_object_array_length(a) &&

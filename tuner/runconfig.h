@@ -51,6 +51,9 @@ struct run_config {
 	char swap_backend[64]; /* the --swap spec (swap.h); "" in runs stored before it was kept */
 	char root[PATH_MAX];
 	char probe[1024]; /* "" for none */
+	char check[1024]; /* --check-workload's spec, "" for none; its metric and direction */
+	char check_metric[48];
+	bool check_maximize;
 	char objective[16];
 	int nrequire;
 	char require[RUNCONFIG_MAX_REQUIRE][64];

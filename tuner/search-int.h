@@ -152,6 +152,8 @@ struct search {
 	int looks;	    /* times the confirmation data were looked at */
 	bool walk_ahead;    /* the confirmation under way has the walk back after it */
 	char fail_why[512]; /* why the last failed measurement failed */
+	const char *yardstick; /* what point 0 is, for messages: NULL for the original settings */
+	const struct check_result *check; /* --check-workload's, for the report; NULL before it */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
 	bool warm;
 	struct pool pool;
@@ -182,6 +184,39 @@ void rescore(struct search *S);
 bool baseline_drift(const struct search *S, int w, struct drift_fit *fit, double *change);
 int best_point(const struct search *S);
 bool requirement_met(const struct requirement *q, double v);
+
+/* search.c: the settle steps before every run, with the programs of S's workloads */
+void search_settle_setup(struct search *S);
+
+/* search-check.c: --check-workload, the recommendation on a workload the search did
+ * not tune for, against the original settings */
+enum check_verdict {
+	CHECK_NONE,	   /* no check asked for, or nothing recommended to check */
+	CHECK_WORSE,	   /* shown worse with the recommendation: refused */
+	CHECK_NO_WORSE,	   /* shown not worse by --min-effect or more */
+	CHECK_BETTER,	   /* shown better with it too */
+	CHECK_UNDECIDED,   /* not shown worse, nor within --min-effect, in the rounds */
+	CHECK_REC_FAILED,  /* a run with the recommendation failed: refused */
+	CHECK_ORIG_FAILED, /* a run with the original settings failed: no check made */
+};
+struct check_result {
+	enum check_verdict verdict;
+	char spec[1024], metric[48];
+	double change_pct, ci_lo, ci_hi; /* of the check workload's cost with the recommendation, % */
+	double level;
+	int pairs;
+	double base_metric, rec_metric; /* the check workload's metric, original and recommended */
+	char why[512];			/* of a failed run */
+};
+int check_runs(const struct search_opts *o);
+const char *check_verdict_name(enum check_verdict v);
+bool check_refuses(enum check_verdict v);
+/* Measure rec on S->o->check against the original settings (S's sandbox, budget and
+ * design): 0 with cr filled in, or -1 when vmtune cannot go on (interrupted, an
+ * error said). */
+int search_check(struct search *S, const long *rec, struct check_result *cr);
+void check_print(const struct check_result *cr, double min_effect);
+struct json_object *check_json(const struct check_result *cr);
 
 /* search-measure.c: one measurement of a point, stored; warm-up runs, not stored */
 int measure(struct search *S, int p, enum trial_kind kind);
@@ -345,6 +380,10 @@ struct run_view {
 	long rec[SPACE_MAX];
 	int rec_point;			       /* -1: none */
 	struct json_object *ablation, *guards; /* of the result row, as stored (NULL: none) */
+	/* why nothing is recommended when something was shown better: a guard broken, or
+	 * --check-workload's workload made worse ("": neither) */
+	char refused[16];
+	struct json_object *check; /* --check-workload's result, as stored (NULL: none) */
 	/* verify --measure's re-checks of this run, oldest first; or, for a re-check, what it checked */
 	int nrecheck;
 	struct recheck {
@@ -357,6 +396,8 @@ struct run_view {
 	struct view_meas *m;
 	int nm, cap;
 };
+/* The decision of a finished run that recommends nothing, in words: why nothing. */
+const char *view_decision(const struct run_view *v);
 /* Is this measurement one of a side's (0 original, 1 recommended)? */
 bool view_meas_side(const struct run_view *v, const struct view_meas *x, int side);
 const char *view_workload_name(const struct run_view *v, int w, char *buf, size_t size);

@@ -43,7 +43,11 @@ int search_write_profile(struct search *S, const char *path, const long *rec, co
 	machine_read(&m);
 	snprintf(p.name, sizeof(p.name), "%s-%s", m.hostname, S->o->nwl > 1 ? "mix" : S->o->wl[0].name);
 	snprintf(p.description, sizeof(p.description), "vmtune search (%s, %d trials)%s", strategy_name(S->o->strategy),
-		 S->trials_done, c && c->significant ? "" : ": no significant improvement, original settings kept");
+		 S->trials_done,
+		 c && c->significant ? ""
+		 : S->check && check_refuses(S->check->verdict)
+		     ? ": what was shown better made the check workload worse, original settings kept"
+		     : ": no significant improvement, original settings kept");
 	gmtime_r(&t, &tm);
 	strftime(p.created, sizeof(p.created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	p.machine.present = true;

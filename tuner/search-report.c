@@ -92,6 +92,12 @@ void search_print_plan(const struct search *S, FILE *f)
 	} else {
 		fprintf(f, "guards: none (--guard none)\n");
 	}
+	if (o->have_check)
+		fprintf(f,
+			"check: the recommendation on %s[%s %s] against the original settings, %d runs to the first "
+			"look (up to %d); refused if it makes that workload worse\n",
+			o->check.spec, o->check.metric, o->check.maximize ? "max" : "min", check_runs(o),
+			2 * o->confirm_max_rounds);
 	fprintf(f, "objective: %s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire; i++)
 		fprintf(f, "%s%s", i ? ", " : ", requiring ", o->require[i].text);
@@ -194,7 +200,8 @@ void search_progress(struct search *S, const struct obs *ob, const char *what)
 
 	if (S->o->quiet)
 		return;
-	tail = per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists) + ablate_runs(S)) * S->o->nwl;
+	tail = per * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists) + ablate_runs(S)) * S->o->nwl +
+	       per * check_runs(S->o);
 	left = per * (S->o->trials - S->trials_done) * (1 + 1.0 / S->o->baseline_every) * S->o->nwl + tail;
 	if (S->o->time_budget > 0 && left > S->o->time_budget - (vt_now() - S->t0))
 		left = fmax(0, S->o->time_budget - (vt_now() - S->t0));
@@ -556,6 +563,10 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 	json_object_put(abl);
 	side_by_side(S, best_c ? best_c->point : -1);
 	tradeoff(S);
+	if (S->check && S->check->verdict != CHECK_NONE) {
+		printf("\n");
+		check_print(S->check, S->o->min_effect);
+	}
 	if (best_c) {
 		printf("\n%s: %.4g -> %.4g (%+.1f%%, 95%% CI %+.1f%% .. %+.1f%% of the cost, over every look and "
 		       "finalist) with the recommended settings\n",
@@ -566,7 +577,10 @@ void search_report(struct search *S, const long *rec, const struct confirm *best
 		bool refused = false;
 		for (int k = 0; k < nc; k++)
 			refused |= c[k].significant && c[k].guard_broken;
-		if (refused)
+		if (S->check && check_refuses(S->check->verdict))
+			printf("\nwhat was shown better makes the check workload worse (above): keep the original "
+			       "settings (the profile changes nothing: the machine keeps its own values)\n");
+		else if (refused)
 			printf("\nwhat was shown better breaks a guard (above): keep the original settings "
 			       "(the profile changes nothing: the machine keeps its own values)\n");
 		else

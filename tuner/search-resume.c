@@ -41,6 +41,11 @@ char *search_config_json(const struct search *S)
 		swap_spec_format(&o->swapspec, c.swap_backend, sizeof(c.swap_backend));
 	snprintf(c.root, sizeof(c.root), "%s", o->root);
 	snprintf(c.probe, sizeof(c.probe), "%s", o->probe ? o->probe : "");
+	if (o->have_check) {
+		snprintf(c.check, sizeof(c.check), "%s", o->check.spec);
+		snprintf(c.check_metric, sizeof(c.check_metric), "%s", o->check.metric);
+		c.check_maximize = o->check.maximize;
+	}
 	snprintf(c.objective, sizeof(c.objective), "%s", objective_name(o->objective));
 	for (i = 0; i < o->nrequire && i < RUNCONFIG_MAX_REQUIRE; i++)
 		snprintf(c.require[i], sizeof(c.require[i]), "%s", o->require[i].text);
@@ -120,6 +125,20 @@ int search_resume_config(struct search_opts *o, char *knobs, size_t knobslen, ch
 	if (c.probe[0]) {
 		snprintf(specs[SEARCH_MAX_WORKLOADS - 1], 1024, "%s", c.probe);
 		o->probe = specs[SEARCH_MAX_WORKLOADS - 1];
+	}
+	if (c.check[0] && !o->have_check) {
+		static char check[1024];
+		snprintf(check, sizeof(check), "%s", c.check);
+		/* the metric as it was chosen; the spec's own one when that is what it was */
+		if ((rc = search_workload_init(&o->check, check, NULL, -1)) != 0)
+			return rc;
+		if (c.check_metric[0] && (strcmp(c.check_metric, o->check.metric) || c.check_maximize != o->check.maximize)) {
+			bool other = strcmp(c.check_metric, o->check.metric) != 0;
+			if ((rc = search_workload_init(&o->check, check, other ? c.check_metric : NULL,
+						       c.check_maximize ? 1 : -1)) != 0)
+				return rc;
+		}
+		o->have_check = true;
 	}
 	o->objective = strcmp(c.objective, "interactive") == 0 ? OBJ_INTERACTIVE
 		       : strcmp(c.objective, "balanced") == 0  ? OBJ_BALANCED

@@ -248,6 +248,14 @@ static void load_result(struct run_view *v)
 				v->ablation = json_object_get(x);
 			if (json_object_object_get_ex(j, "guards", &x) && json_object_is_type(x, json_type_object))
 				v->guards = json_object_get(x);
+			if (json_object_object_get_ex(j, "check", &x) && json_object_is_type(x, json_type_object))
+				v->check = json_object_get(x);
+			if (!v->significant && v->check && json_object_object_get_ex(v->check, "refused", &x) &&
+			    json_object_get_boolean(x))
+				snprintf(v->refused, sizeof(v->refused), "check");
+			else if (!v->significant && json_object_object_get_ex(j, "guard_rejected", &x) &&
+				 json_object_is_type(x, json_type_array) && json_object_array_length(x) > 0)
+				snprintf(v->refused, sizeof(v->refused), "guard");
 		}
 	}
 	json_object_put(j);
@@ -256,6 +264,25 @@ static void load_result(struct run_view *v)
 		memcpy(v->rec, v->S.points[b >= 0 ? b : 0].vals, sizeof(long) * (size_t)v->S.sp.d);
 		v->rec_point = b >= 0 ? b : 0;
 	}
+}
+
+/* A string of a stored object, "" if it has none (still hostile: escape it where it lands). */
+static const char *jstring(json_object *o, const char *key)
+{
+	json_object *x;
+
+	return o && json_object_object_get_ex(o, key, &x) && json_object_is_type(x, json_type_string)
+		   ? json_object_get_string(x)
+		   : "";
+}
+
+const char *view_decision(const struct run_view *v)
+{
+	return !strcmp(v->refused, "check") ? "what was shown better makes the check workload worse: keep the "
+					      "original settings"
+	       : !strcmp(v->refused, "guard")
+		   ? "what was shown better breaks a guard: keep the original settings"
+		   : "nothing beat the original settings significantly: keep them";
 }
 
 static double jnum(json_object *o, const char *key)
@@ -389,6 +416,7 @@ void run_view_close(struct run_view *v)
 	free(v->result);
 	json_object_put(v->ablation);
 	json_object_put(v->guards);
+	json_object_put(v->check);
 	free(v->S.obs);
 	free(v->S.points);
 	free(v);
@@ -572,7 +600,18 @@ void run_view_print(const struct run_view *v)
 		       "finalist)\n",
 		       v->change_pct, v->ci_lo, v->ci_hi);
 	else
-		printf("decision: nothing beat the original settings significantly: keep them\n");
+		printf("decision: %s\n", view_decision(v));
+	if (v->check) {
+		char spec[1100], verdict[32];
+		double ch = jnum(v->check, "change_pct"), lo = jnum(v->check, "ci_pct_lo"), hi = jnum(v->check, "ci_pct_hi");
+		json_object *x;
+		printf("check on %s: %s", text_safe(jstring(v->check, "workload"), spec, sizeof(spec)),
+		       text_safe(jstring(v->check, "verdict"), verdict, sizeof(verdict)));
+		if (isfinite(ch))
+			printf(", %+.1f%% of the cost (%+.1f%% .. %+.1f%%, %d paired rounds)", ch, lo, hi,
+			       json_object_object_get_ex(v->check, "pairs", &x) ? json_object_get_int(x) : 0);
+		printf("%s\n", !strcmp(v->refused, "check") ? ": the recommendation was refused" : "");
+	}
 	if (v->ablation) {
 		json_object *x;
 		char why[256];
@@ -674,6 +713,8 @@ json_object *run_view_json(const struct run_view *v)
 			       v->ablation ? json_tokener_parse(json_object_to_json_string(v->ablation)) : NULL);
 	json_object_object_add(o, "guards",
 			       v->guards ? json_tokener_parse(json_object_to_json_string(v->guards)) : NULL);
+	json_object_object_add(o, "check", v->check ? json_tokener_parse(json_object_to_json_string(v->check)) : NULL);
+	json_object_object_add(o, "refused", v->refused[0] ? json_object_new_string(v->refused) : NULL);
 	return o;
 }
 

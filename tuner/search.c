@@ -82,7 +82,7 @@ static void teardown(struct search *S)
 }
 
 /* The settle steps before every run, and the programs read back after the drop. */
-static void settle_setup(struct search *S)
+void search_settle_setup(struct search *S)
 {
 	int n = 0;
 
@@ -122,11 +122,14 @@ double search_phase_time(const struct search *S)
 	 * every workload, with settling) and the walk back, but never more than half the
 	 * budget: a search that ends undecided has found nothing */
 	reserve = fmin(per * S->o->nwl *
-			   (race_runs(S->o) + S->o->confirm_max_rounds * (1 + S->o->finalists) + ablate_runs(S)),
+			       (race_runs(S->o) + S->o->confirm_max_rounds * (1 + S->o->finalists) + ablate_runs(S)) +
+			   per * check_runs(S->o),
 		       S->o->time_budget / 2);
 	/* and always the race and the confirmation's first look, which run whatever the
 	 * time: a budget too short for them is trials cut short, not --time overrun */
-	reserve = fmax(reserve, per * S->o->nwl * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists)));
+	/* and --check-workload's first look, its runs counted at the tuned workload's length */
+	reserve = fmax(reserve, per * S->o->nwl * (race_runs(S->o) + S->o->confirm_rounds * (1 + S->o->finalists)) +
+				    per * check_runs(S->o));
 	return S->o->time_budget - reserve;
 }
 
@@ -234,7 +237,8 @@ static int stopped(struct search *S)
 int search_run(struct search_opts *o)
 {
 	struct search S;
-	struct confirm c[8], unclaimed;
+	struct confirm c[8], unclaimed, refused_c;
+	static struct check_result check;
 	const struct confirm *best_c = NULL, *claim = NULL;
 	static struct ablation A;
 	char out[PATH_MAX], knobs_buf[2048], specs[SEARCH_MAX_WORKLOADS][1024];
@@ -275,7 +279,7 @@ int search_run(struct search_opts *o)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	settle_setup(&S);
+	search_settle_setup(&S);
 	if (journal_and_open(&S) < 0) {
 		rc = EXIT_ENV;
 		goto out;
@@ -320,16 +324,31 @@ int search_run(struct search_opts *o)
 		memcpy(rec, S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
 	/* the claim is the smallest change's when it holds, else the confirmed setting's */
 	claim = best_c && A.final_tested && A.final_holds ? &A.final : best_c;
+	/* --check-workload: a recommendation that makes the other workload worse is none */
+	memset(&check, 0, sizeof(check));
+	if (claim && o->have_check) {
+		if (search_check(&S, rec, &check) < 0) {
+			rc = stopped(&S);
+			goto out;
+		}
+		if (check_refuses(check.verdict)) {
+			refused_c = *claim;
+			refused_c.significant = false;
+			claim = NULL;
+			memcpy(rec, S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
+		}
+	}
+	S.check = &check;
 	search_report(&S, rec, claim, nc, c, &A);
 	/* the profile first: a run is done only once its profile is on disk, so a
 	 * crash in between leaves a run that --resume finishes */
 	/* no claim (nothing shown better, or what was breaks a guard): the profile keeps the
 	 * original settings, and its evidence claims no significance it does not recommend */
 	if (!claim && nc) {
-		unclaimed = c[0];
+		unclaimed = check_refuses(check.verdict) ? refused_c : c[0];
 		unclaimed.significant = false;
 	}
-	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &unclaimed : NULL), &A) < 0) {
+	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &unclaimed : NULL), claim ? &A : NULL) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -344,8 +363,10 @@ int search_run(struct search_opts *o)
 			json_object_object_add(r, "ci95_pct_hi", json_number(claim->ci_hi));
 			json_object_object_add(r, "guards", guards_json(&S, claim));
 		}
-		if (best_c)
+		if (best_c && claim)
 			json_object_object_add(r, "ablation", ablation_json(&S, &A, rec, claim));
+		if (check.verdict != CHECK_NONE)
+			json_object_object_add(r, "check", check_json(&check));
 		{
 			json_object *rej = json_object_new_array();
 			for (i = 0; i < nc; i++)
@@ -512,7 +533,7 @@ int search_recheck(struct search_opts *o)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	settle_setup(&S);
+	search_settle_setup(&S);
 	if (journal_and_open(&S) < 0) {
 		rc = EXIT_ENV;
 		goto out;

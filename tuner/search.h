@@ -86,6 +86,10 @@ struct search_opts {
 	int nguard; /* the defaults and --guard; --guard none leaves none */
 	struct guard guard[SEARCH_MAX_GUARDS];
 	int ablate_rounds; /* paired rounds at most in each step of the walk back to the smallest change; 0: none */
+	/* --check-workload: the recommendation measured on this one too before it is made
+	 * (search-check.c), refused if it makes it worse */
+	bool have_check;
+	struct search_workload check;
 	/* where and how: given by the command, never read from elsewhere */
 	const char *db;		/* the store results go to */
 	const char *const *dbs; /* every store --warm-start pools */
