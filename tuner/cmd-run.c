@@ -151,8 +151,15 @@ static void print_outliers(const struct wl_runs *w, const struct summary *s)
 /* The sampler's view over all runs: the vmstat beats and the stall time. */
 static void print_watch(const struct wl_runs *w)
 {
-	double samples = 0, missed = 0, gap = 0, si = 0, so = 0, some = 0, full = 0;
+	double samples = 0, missed = 0, gap = 0, si = 0, so = 0, some = 0, full = 0, peak = NAN;
 	int i;
+
+	for (i = 0; i < w->nruns; i++)
+		if (isfinite(run_value(&w->res[i], "sys.peak_kb")))
+			peak = isfinite(peak) ? fmax(peak, run_value(&w->res[i], "sys.peak_kb")) : run_value(&w->res[i], "sys.peak_kb");
+	if (isfinite(peak))
+		printf("%-36s%.1f MiB (the cgroup's memory and swap at their peak, the largest run)\n",
+		       "Footprint:", peak / 1024);
 
 	for (i = 0; i < w->nruns; i++) {
 		const struct run_result *r = &w->res[i];

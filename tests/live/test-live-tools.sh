@@ -18,6 +18,10 @@ wait_for() { local i; for i in $(seq 1200); do eval "$1" && return 0; sleep 0.1;
 num() { awk -v k="$1:" '$1 == k { print $2 }' "$T/out"; }
 positive() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
 swapped() { awk '/^Swap:/ { exit !($2 + $4 > 0) }' "$T/out"; }
+# at_limit MIB: the cgroup's footprint reached 90% of its MIB limit in some run: what was
+# in it (the page cache, a server's memory) was squeezed by the limit
+at_limit() { awk -v lim="$1" '/^Footprint:/ { f = $2 } END { exit !(f >= 0.9 * lim) }' "$T/out"; }
+footprint() { awk '/^Footprint:/ { print $2 }' "$T/out"; }
 no_data_left() { test -z "$(find "$STATE" -maxdepth 1 -name 'data-*')" && test -z "$(ls -d /var/tmp/vmtune-pg-* 2>/dev/null)"; }
 
 lexpect 0 "sysbench memory in a 128M cgroup" run -w 'sysbench:memory --memory-total-size=2G run' -n 2 \
@@ -38,6 +42,7 @@ lexpect 0 "fio buffered sequential read of 256M in a 128M cgroup" run \
 	-w 'fio:--name=pc --rw=read --size=256M --bs=64k --ioengine=psync' -n 2 --memory-limit 128M
 check "its IOPS are read ($(num iops))" positive "$(num iops)"
 check "and its p99 completion latency ($(num read_clat_p99_ms) ms)" positive "$(num read_clat_p99_ms)"
+check "it ran at its cgroup's limit: the page cache was under pressure ($(footprint) MiB of 128)" at_limit 128
 check "its file was laid out in vmtune's data directory, now removed" no_data_left
 as_before "fio"
 
@@ -77,6 +82,7 @@ lexpect 0 "postgres with pgbench's tables past the cgroup's memory, pgbench outs
 	-w 'pgbench:-s 20 -S -T 3 -c 2 -j 2' -n 2 --memory-limit 128M --swap 512M
 check "its TPS is read ($(num tps))" positive "$(num tps)"
 check "and its p99 latency from the per-transaction log ($(num lat_p99_ms) ms)" positive "$(num lat_p99_ms)"
+check "the server ran at its cgroup's limit ($(footprint) MiB of 128)" at_limit 128
 check "no server and no data are left" no_data_left
 as_before "pgbench"
 
@@ -115,6 +121,24 @@ lexpect 3 "a search whose exec: metric never matches stops at the original" sear
 	--metric-regex 'x=took ([0-9.]+)' --knobs vm.swappiness --trials 3 --settle none -o "$T/none.yaml"
 check "naming the rule" err_has 'x: the output does not match'
 as_before "error paths"
+
+# the services mix (workloads/mixes/services.yaml) once: each server in its 256M cgroup
+# under pressure, each metric read, the probe playing beside each, nothing left after
+lexpect 0 "the services mix once: Redis, pgbench and a buffered fio read, the probe beside each" run --json \
+	--mix "$TOP/workloads/mixes/services.yaml" -n 1 --warmup 0
+jv() { jq -r "$1" "$T/out" 2>/dev/null; }
+check "Redis's requests/s are read ($(jv '.workloads[0].per_run[0].results.rps'))" \
+	positive "$(jv '.workloads[0].per_run[0].results.rps')"
+check "pgbench's TPS ($(jv '.workloads[1].per_run[0].results.tps'))" positive "$(jv '.workloads[1].per_run[0].results.tps')"
+check "fio's IOPS ($(jv '.workloads[2].per_run[0].results.iops'))" positive "$(jv '.workloads[2].per_run[0].results.iops')"
+check "the probe played beside each of the three" \
+	test "$(jv '[.workloads[].per_run[0].probe.played | select(. > 0)] | length')" = 3
+check "the servers swapped ($(jv '[.workloads[0,1].per_run[0].results["sys.so_pages"]] | add') pages out)" \
+	positive "$(jv '[.workloads[0,1].per_run[0].results["sys.so_pages"]] | add')"
+check "each one's footprint reached 90% of its 256M cgroup ($(jv '[.workloads[].per_run[0].results["sys.peak_kb"] / 1024 | floor] | join(", ")') MiB)" \
+	test "$(jv '[.workloads[].per_run[0].results["sys.peak_kb"] | select(. >= 0.9 * 262144)] | length')" = 3
+check "no server and no data are left" no_data_left
+as_before "the services mix"
 
 # a search of Redis: the keyspace is built once for the whole search
 lexpect 0 "a 3-trial search of swappiness for Redis" search -w 'redis:-t get -n 20000 -r 150000 -d 1000 -c 4' \
