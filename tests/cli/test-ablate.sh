@@ -233,35 +233,34 @@ check "runs lists them as re-checks" out_has ' re-check: holds ' && out_has ' re
 expect 2 "verify --measure of a profile that changes nothing is refused" --root "$r" --db "$r.db" verify --measure \
 	"$T/guard/p.yaml"
 
+# signal_in_walk TREE SEED SIGNAL: a search of the ten knobs on a fresh TREE, sent SIGNAL
+# half a second into its walk back; its exit status in RC, the tree's knobs before in KV
+signal_in_walk() {
+	local pid
+	mk "$1" "$2"
+	KV=$(knob_values "$1")
+	"$VMTUNE" --root "$1" --db "$1.db" search --workload "exec:$SIM sparse 0.05" --metric value --minimize \
+		--knobs "$KNOBS" --seed "$2" -o "$1/p.yaml" >"$T/out" 2>"$T/err" &
+	pid=$!
+	for _ in $(seq 600); do grep -q 'walking back' "$T/err" && break; sleep 0.1; done
+	check "the walk back started (to send it SIG$3)" grep -q 'walking back' "$T/err"
+	sleep 0.5
+	kill -"$3" $pid
+	wait $pid 2>/dev/null
+	RC=$?
+}
+
 # --- Ctrl-C during the walk back ---------------------------------------------------------
 c=$T/int
-mk "$c" 1
-KV=$(knob_values "$c")
-"$VMTUNE" --root "$c" --db "$c.db" search --workload "exec:$SIM sparse 0.05" --metric value --minimize \
-	--knobs "$KNOBS" --seed 1 -o "$c/p.yaml" >"$T/out" 2>"$T/err" &
-pid=$!
-for _ in $(seq 600); do grep -q 'walking back' "$T/err" && break; sleep 0.1; done
-check "the walk back started" grep -q 'walking back' "$T/err"
-sleep 0.5
-kill -INT $pid
-wait $pid
-RC=$?
+signal_in_walk "$c" 1 INT
 check "Ctrl-C in the walk back exits 130" test "$RC" = 130
 check "and every knob of the tree is as it was (sim's draw counter aside)" test "$(knob_values "$c")" = "$KV"
 check "the run is stored as interrupted" test "$(sqlite3 "$c.db" "select status from runs")" = interrupted
 
 # --- kill -9 during the walk back: restore, then --resume finishes the run ------------------
 k=$T/kill
-mk "$k" 2
-KV=$(knob_values "$k")
-"$VMTUNE" --root "$k" --db "$k.db" search --workload "exec:$SIM sparse 0.05" --metric value --minimize \
-	--knobs "$KNOBS" --seed 2 -o "$k/p.yaml" >"$T/out" 2>"$T/err" &
-pid=$!
-for _ in $(seq 600); do grep -q 'walking back' "$T/err" && break; sleep 0.1; done
-check "the walk back started (to kill it)" grep -q 'walking back' "$T/err"
-sleep 0.5
-kill -9 $pid
-wait $pid
+signal_in_walk "$k" 2 KILL
+check "kill -9 ends it (exit $RC)" test "$RC" = 137
 check "kill -9 in the walk back leaves the tree changed (what restore is for)" test "$(knob_values "$k" 2>/dev/null)" != "$KV"
 vt --root "$k" --db "$k.db" restore
 check "vmtune restore after it (exit 0)" test "$RC" = 0
