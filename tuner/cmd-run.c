@@ -156,7 +156,8 @@ static void print_watch(const struct wl_runs *w)
 
 	for (i = 0; i < w->nruns; i++)
 		if (isfinite(run_value(&w->res[i], "sys.peak_kb")))
-			peak = isfinite(peak) ? fmax(peak, run_value(&w->res[i], "sys.peak_kb")) : run_value(&w->res[i], "sys.peak_kb");
+			peak = isfinite(peak) ? fmax(peak, run_value(&w->res[i], "sys.peak_kb"))
+					      : run_value(&w->res[i], "sys.peak_kb");
 	if (isfinite(peak))
 		printf("%-36s%.1f MiB (the cgroup's memory and swap at their peak, the largest run)\n",
 		       "Footprint:", peak / 1024);

@@ -166,8 +166,7 @@ int cmd_search(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct search_opts o;
-	const char *metric = NULL, *mixfile = NULL, *objective = NULL, *check = NULL,
-		   *check_metric = NULL;
+	const char *metric = NULL, *mixfile = NULL, *objective = NULL, *check = NULL, *check_metric = NULL;
 	bool zswap = false, no_guards = false;
 	struct guard guards[SEARCH_MAX_GUARDS];
 	int nguards = 0;

@@ -241,13 +241,12 @@ static int chart_confirm(struct html *h)
 		confirmed = v->S.obs[i].kind == TK_CONFIRM_BASELINE;
 	if (v->rec_point <= 0 || !v->has_result) {
 		html_missing(h, "chart-confirm", "Original against recommended",
-			     !v->has_result
-				 ? "The run did not finish: nothing was confirmed."
-				 : v->refused[0]
-				     ? "The recommended settings are the original ones: what was shown better was refused "
-				       "(see the decision), so there is nothing to set against them."
-				     : "The recommended settings are the original ones: nothing beat them, so there is "
-				       "nothing to set against them.");
+			     !v->has_result ? "The run did not finish: nothing was confirmed."
+			     : v->refused[0]
+				 ? "The recommended settings are the original ones: what was shown better was refused "
+				   "(see the decision), so there is nothing to set against them."
+				 : "The recommended settings are the original ones: nothing beat them, so there is "
+				   "nothing to set against them.");
 		return 0;
 	}
 	na = side_values(v, 0, a, MAX_OBS);

@@ -128,8 +128,7 @@ static bool run_config_clean(const struct run_config *c)
 	     c->warmup > 100 || !(c->min_effect > 0 && c->min_effect < 1) || !text_oneline(c->settle, NULL)))
 		return false;
 	return text_oneline(c->strategy, NULL) && text_oneline(c->root, NULL) && text_oneline(c->probe, NULL) &&
-	       text_oneline(c->check, NULL) && text_oneline(c->check_metric, NULL) &&
-	       text_oneline(c->objective, NULL);
+	       text_oneline(c->check, NULL) && text_oneline(c->check_metric, NULL) && text_oneline(c->objective, NULL);
 }
 
 int run_config_parse(const char *json, struct run_config *c)

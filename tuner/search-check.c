@@ -36,8 +36,12 @@
 #include "vmtune.h"
 
 static const char *const verdict_names[] = {
-	[CHECK_NONE] = "none",	     [CHECK_WORSE] = "worse",	      [CHECK_NO_WORSE] = "no-worse",
-	[CHECK_BETTER] = "better",   [CHECK_UNDECIDED] = "undecided", [CHECK_REC_FAILED] = "failed-recommended",
+	[CHECK_NONE] = "none",
+	[CHECK_WORSE] = "worse",
+	[CHECK_NO_WORSE] = "no-worse",
+	[CHECK_BETTER] = "better",
+	[CHECK_UNDECIDED] = "undecided",
+	[CHECK_REC_FAILED] = "failed-recommended",
 	[CHECK_ORIG_FAILED] = "failed-original",
 };
 

@@ -55,7 +55,8 @@ static int confirm_yardstick(struct search *S, int first)
 		nb++;
 	}
 	if (nb == 0)
-		return error("every confirmation run of %s failed", S->yardstick ? S->yardstick : "the original settings");
+		return error("every confirmation run of %s failed",
+			     S->yardstick ? S->yardstick : "the original settings");
 	for (w = 0; w < S->o->nwl; w++) {
 		S->confirm_base[w] = base_mean[w] / nb;
 		S->confirm_base_inter[w] = base_inter[w] / nb;

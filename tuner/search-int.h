@@ -149,10 +149,10 @@ struct search {
 	struct settle_opts settle;
 	struct settle_cost settle_cost;
 	double confirm_base[SEARCH_MAX_WORKLOADS], confirm_base_inter[SEARCH_MAX_WORKLOADS];
-	int looks;	    /* times the confirmation data were looked at */
-	bool walk_ahead;    /* the confirmation under way has the walk back after it */
-	char fail_why[512]; /* why the last failed measurement failed */
-	const char *yardstick; /* what point 0 is, for messages: NULL for the original settings */
+	int looks;			  /* times the confirmation data were looked at */
+	bool walk_ahead;		  /* the confirmation under way has the walk back after it */
+	char fail_why[512];		  /* why the last failed measurement failed */
+	const char *yardstick;		  /* what point 0 is, for messages: NULL for the original settings */
 	const struct check_result *check; /* --check-workload's, for the report; NULL before it */
 	/* --warm-start: the pooled trials of this workload from other runs and machines */
 	bool warm;

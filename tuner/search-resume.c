@@ -132,7 +132,8 @@ int search_resume_config(struct search_opts *o, char *knobs, size_t knobslen, ch
 		/* the metric as it was chosen; the spec's own one when that is what it was */
 		if ((rc = search_workload_init(&o->check, check, NULL, -1)) != 0)
 			return rc;
-		if (c.check_metric[0] && (strcmp(c.check_metric, o->check.metric) || c.check_maximize != o->check.maximize)) {
+		if (c.check_metric[0] &&
+		    (strcmp(c.check_metric, o->check.metric) || c.check_maximize != o->check.maximize)) {
 			bool other = strcmp(c.check_metric, o->check.metric) != 0;
 			if ((rc = search_workload_init(&o->check, check, other ? c.check_metric : NULL,
 						       c.check_maximize ? 1 : -1)) != 0)

@@ -278,11 +278,10 @@ static const char *jstring(json_object *o, const char *key)
 
 const char *view_decision(const struct run_view *v)
 {
-	return !strcmp(v->refused, "check") ? "what was shown better makes the check workload worse: keep the "
-					      "original settings"
-	       : !strcmp(v->refused, "guard")
-		   ? "what was shown better breaks a guard: keep the original settings"
-		   : "nothing beat the original settings significantly: keep them";
+	return !strcmp(v->refused, "check")   ? "what was shown better makes the check workload worse: keep the "
+						"original settings"
+	       : !strcmp(v->refused, "guard") ? "what was shown better breaks a guard: keep the original settings"
+					      : "nothing beat the original settings significantly: keep them";
 }
 
 static double jnum(json_object *o, const char *key)
@@ -603,7 +602,8 @@ void run_view_print(const struct run_view *v)
 		printf("decision: %s\n", view_decision(v));
 	if (v->check) {
 		char spec[1100], verdict[32];
-		double ch = jnum(v->check, "change_pct"), lo = jnum(v->check, "ci_pct_lo"), hi = jnum(v->check, "ci_pct_hi");
+		double ch = jnum(v->check, "change_pct"), lo = jnum(v->check, "ci_pct_lo"),
+		       hi = jnum(v->check, "ci_pct_hi");
 		json_object *x;
 		printf("check on %s: %s", text_safe(jstring(v->check, "workload"), spec, sizeof(spec)),
 		       text_safe(jstring(v->check, "verdict"), verdict, sizeof(verdict)));
