@@ -4,7 +4,9 @@
 # redis-server and postgres run inside the cgroup under pressure (swap used) with
 # their clients outside it, their data built once, and end with the run; a server
 # that cannot start, a tool not installed, output that holds no number and kill -9
-# of vmtune in a server's run each leave nothing behind. The machine must be exactly
+# of vmtune in a server's run each leave nothing behind; the services mix runs once with
+# every server at its cgroup's limit; a Redis search killed in its trials is restored and
+# resumed to its decision. The machine must be exactly
 # as it was afterwards (live_snapshot counts the servers and their data too).
 . "$(dirname "$0")/../lib.sh"
 
@@ -151,5 +153,30 @@ check "scored by p99_ms, lower is better" grep -q 'p99_ms' "$T/redis.yaml"
 decision_agrees "the Redis search" "$T/redis.yaml"
 check "no server and no data are left" no_data_left
 as_before "Redis search"
+
+# kill -9 of a Redis search in its trials, vmtune restore, then --resume: the run goes on
+# from its stored trials with a keyspace built again (the first went with the restore)
+"$VMTUNE" --state-dir "$STATE" search -w 'redis:-t get -n 10000 -r 150000 -d 1000 -c 4' --metric p99_ms \
+	--knobs vm.swappiness --trials 5 --race-rounds 0 --finalists 1 --memory-limit 128M --swap 512M \
+	-o "$T/rr.yaml" >"$T/out" 2>"$T/err" &
+pid=$! BG=$!
+check "the Redis search is in its trials" wait_for 'grep -q "^trial 3/" "$T/err"'
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+BG=
+rid=$(sqlite3 "$STATE/vmtune.db" "select id from runs order by id desc limit 1")
+check "its run is left running in the store (run ${rid:-none})" \
+	test "$(sqlite3 "$STATE/vmtune.db" "select status from runs where id = ${rid:-0}")" = running
+check "kill -9 of the search: its server dies with it" wait_for '! pgrep -f "redis-server unixsocket:$STATE/" >/dev/null'
+lexpect 0 "vmtune restore after it" restore
+check "and no server and no data are left" no_data_left
+as_before "Redis search and kill -9"
+lexpect 0 "search --resume of the killed Redis search" search --resume "${rid:-0}" -o "$T/rr.yaml"
+check "it went on from the stored trials" err_has "resuming run ${rid:-0}: [1-9][0-9]* measurements, [1-9][0-9]* trials done"
+check "its keyspace was built again, once" test "$(grep -c 'redis: building its data once' "$T/err")" = 1
+check "the resumed run is done" test "$(sqlite3 "$STATE/vmtune.db" "select status from runs where id = ${rid:-0}")" = done
+decision_agrees "the resumed Redis search" "$T/rr.yaml"
+check "no server and no data are left" no_data_left
+as_before "Redis search resumed"
 
 done_testing
