@@ -124,10 +124,11 @@ ends "a cgroup that cannot be made" 3 "cannot create cgroup /sys/fs/cgroup/.*vmt
 
 # --- workloads that misbehave --------------------------------------------------------
 t0=$(date +%s)
-lvt run --workload "exec:sleep 300" --warmup 0 --timeout 2s --memory-limit 32M
+lvt run --workload "exec:sleep 300.4217" --warmup 0 --timeout 2s --memory-limit 32M
 ends "a workload that hangs (--timeout 2s)" 1 'stopped at the timeout'
 check "a workload that hangs: stopped within 20 s" test $(($(date +%s) - t0)) -lt 20
-check "a workload that hangs: no sleep 300 left" test -z "$(pgrep -x -f 'sleep 300')"
+# (a length nothing else on the machine sleeps for: only this workload can match)
+check "a workload that hangs: no sleep 300.4217 left" test -z "$(pgrep -x -f 'sleep 300.4217')"
 
 t0=$(date +%s)
 lvt run --workload "exec:trap '' TERM; sleep 301" --warmup 0 --timeout 2s
