@@ -154,10 +154,8 @@ static void print_watch(const struct wl_runs *w)
 	double samples = 0, missed = 0, gap = 0, si = 0, so = 0, some = 0, full = 0, peak = NAN;
 	int i;
 
-	for (i = 0; i < w->nruns; i++)
-		if (isfinite(run_value(&w->res[i], "sys.peak_kb")))
-			peak = isfinite(peak) ? fmax(peak, run_value(&w->res[i], "sys.peak_kb"))
-					      : run_value(&w->res[i], "sys.peak_kb");
+	for (i = 0; i < w->nruns; i++) /* fmax keeps the number where one side is NaN */
+		peak = fmax(peak, run_value(&w->res[i], "sys.peak_kb"));
 	if (isfinite(peak))
 		printf("%-36s%.1f MiB (the cgroup's memory and swap at their peak, the largest run)\n",
 		       "Footprint:", peak / 1024);

@@ -237,7 +237,7 @@ static int stopped(struct search *S)
 int search_run(struct search_opts *o)
 {
 	struct search S;
-	struct confirm c[8], unclaimed, refused_c;
+	struct confirm c[8], unclaimed;
 	static struct check_result check;
 	const struct confirm *best_c = NULL, *claim = NULL;
 	static struct ablation A;
@@ -332,8 +332,7 @@ int search_run(struct search_opts *o)
 			goto out;
 		}
 		if (check_refuses(check.verdict)) {
-			refused_c = *claim;
-			refused_c.significant = false;
+			unclaimed = *claim; /* what was refused, as the profile's evidence */
 			claim = NULL;
 			memcpy(rec, S.points[0].vals, sizeof(long) * (size_t)S.sp.d);
 		}
@@ -345,7 +344,8 @@ int search_run(struct search_opts *o)
 	/* no claim (nothing shown better, or what was breaks a guard): the profile keeps the
 	 * original settings, and its evidence claims no significance it does not recommend */
 	if (!claim && nc) {
-		unclaimed = check_refuses(check.verdict) ? refused_c : c[0];
+		if (!check_refuses(check.verdict))
+			unclaimed = c[0];
 		unclaimed.significant = false;
 	}
 	if (search_write_profile(&S, out, rec, claim ? claim : (nc ? &unclaimed : NULL), claim ? &A : NULL) < 0) {
